@@ -1,0 +1,72 @@
+# Refresh Lab. Two commands on a fresh machine:
+#   make serve   builds everything and serves the lab on http://localhost:9900
+#   make test    runs every test: Go natively, the core under WebAssembly in
+#                Node, and the browser tests in headless Chromium (installed
+#                with apt-get when missing)
+# Also: make bench (figures beside DESIGN.md's budgets), make worker (the
+# Cloudflare Worker build), make clean.
+
+GO      ?= go
+PORT    ?= 9900
+DIST    := site/dist
+WASM    := $(DIST)/lab.wasm
+GOROOT  := $(shell $(GO) env GOROOT)
+WASMEXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
+SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+GO_SOURCES   := $(shell find core wasm site -name '*.go' -not -path '*/testdata/*') go.mod go.sum
+SITE_SOURCES := $(shell find site/static site/templates lessons -type f)
+
+# The core's packages, tested natively and under WebAssembly.
+CORE := ./core/...
+
+.PHONY: all site wasm serve test test-go test-wasm test-browser bench worker clean tools
+
+all: site wasm worker
+
+site: $(DIST)/index.html
+$(DIST)/index.html: $(GO_SOURCES) $(SITE_SOURCES)
+	$(GO) run ./site/build -out $(DIST)
+
+wasm: $(WASM)
+$(WASM): $(GO_SOURCES)
+	@mkdir -p $(DIST)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm/lab
+
+serve: site wasm
+	$(GO) build -o bin/refresh-lab ./wasm/worker
+	PORT=$(PORT) SITE_DIR=$(DIST) ./bin/refresh-lab
+
+# The Cloudflare Worker: the same wasm/worker main built for js/wasm, with
+# syumai/workers' JavaScript runtime beside it (deploying is not tested).
+worker: wasm/worker/build/app.wasm
+wasm/worker/build/app.wasm: $(GO_SOURCES)
+	@mkdir -p wasm/worker/build
+	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o wasm/worker/build
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm/worker
+
+test: tools site wasm worker test-go test-wasm test-browser
+
+test-go:
+	$(GO) vet ./...
+	$(GO) test ./...
+
+test-wasm:
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASMEXEC)" $(CORE)
+
+test-browser:
+	REFRESHLAB_E2E=1 REFRESHLAB_DIST=$(CURDIR)/$(DIST) $(GO) test -count=1 -v -run 'Browser' ./site/e2e/
+
+bench: tools site wasm
+	$(GO) run ./site/e2e/bench -dist $(DIST)
+
+# Tools the tests need, installed when missing: Node (for Go's js/wasm test
+# runner) and Debian's Chromium (for the browser tests), plus brotli for
+# the size report.
+tools:
+	@command -v node >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y nodejs; }
+	@command -v chromium >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
+	@command -v brotli >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y brotli; }
+
+clean:
+	rm -rf $(DIST) bin wasm/worker/build

@@ -1,0 +1,138 @@
+package api
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/refreshlab/refreshlab/core/chart"
+	"github.com/refreshlab/refreshlab/core/lab"
+)
+
+// ChartRequest is the body of POST /api/chart: a result to draw, or a spec
+// to run first, and what to draw of it.
+type ChartRequest struct {
+	Spec   *lab.Spec    `json:"spec,omitempty"`
+	Result *lab.Result  `json:"result,omitempty"`
+	Chart  ChartOptions `json:"chart"`
+}
+
+// Chart types.
+const (
+	ChartCycles = "cycles" // one line per policy over the cycles
+	ChartBars   = "bars"   // one bar per policy: the metric averaged over cycles
+)
+
+// ChartOptions says what to draw.
+type ChartOptions struct {
+	Type     string   `json:"type"`               // ChartCycles (default) or ChartBars
+	Metric   string   `json:"metric"`             // a lab.Metric id; default changeRatio
+	Title    string   `json:"title,omitempty"`    // default: the metric and the chart type
+	Policies []string `json:"policies,omitempty"` // ids to draw; default all
+	Refs     []struct {
+		Y     float64 `json:"y"`
+		Label string  `json:"label"`
+	} `json:"refs,omitempty"` // horizontal reference lines, e.g. a paper's figure
+	Width  int `json:"width,omitempty"`
+	Height int `json:"height,omitempty"`
+}
+
+func (rt *Router) chart(req Request) Response {
+	var cr ChartRequest
+	if resp, ok := decode(req.Body, &cr); !ok {
+		return resp
+	}
+	res := cr.Result
+	if res == nil {
+		if cr.Spec == nil {
+			return errorResponse(400, `expected "result" (a run's result) or "spec" (an experiment to run)`)
+		}
+		var err error
+		if res, err = rt.lab.Run(*cr.Spec); err != nil {
+			return specErrorResponse(err)
+		}
+	}
+	svg, err := Chart(res, cr.Chart)
+	if err != nil {
+		return jsonResponse(400, map[string]any{"error": err.Error(), "field": "chart"})
+	}
+	return Response{Status: 200, ContentType: "image/svg+xml", Body: svg}
+}
+
+// Chart draws opts of res as SVG.
+func Chart(res *lab.Result, opts ChartOptions) ([]byte, error) {
+	if opts.Type == "" {
+		opts.Type = ChartCycles
+	}
+	if opts.Metric == "" {
+		opts.Metric = lab.MetricChangeRatio
+	}
+	m, ok := lab.MetricByID(opts.Metric)
+	if !ok {
+		return nil, fmt.Errorf("unknown metric %q (expected one of %s)", opts.Metric, lab.MetricIDs())
+	}
+	if opts.Width < 0 || opts.Width > 4000 || opts.Height < 0 || opts.Height > 4000 {
+		return nil, fmt.Errorf("width and height must be between 0 and 4000 pixels")
+	}
+	var pols []lab.PolicyResult
+	for _, p := range res.Policies {
+		if len(opts.Policies) == 0 || slices.Contains(opts.Policies, p.ID) {
+			pols = append(pols, p)
+		}
+	}
+	var yr *chart.Range
+	if m.Max == 1 {
+		yr = &chart.Range{Min: 0, Max: 1}
+	}
+	var refs []chart.Ref
+	for _, r := range opts.Refs {
+		refs = append(refs, chart.Ref{Y: r.Y, Label: r.Label})
+	}
+	unit := res.Dataset.CycleUnit
+	if unit == "" {
+		unit = "cycle"
+	}
+	ylabel := m.Name
+	if m.Unit == "cycle" {
+		ylabel = fmt.Sprintf("%s (%ss)", m.Name, unit)
+	}
+	about := fmt.Sprintf("%s on %s, %d downloads per %s, %d repeats, seed %d.",
+		m.Name, res.Dataset.Name, res.Spec.Budget, unit, res.Spec.Repeats, res.Spec.Seed)
+	switch opts.Type {
+	case ChartCycles:
+		c := chart.Line{
+			Title:       opts.Title,
+			Description: fmt.Sprintf("Mean %s per %s of %d policies with 95%% intervals across repeats. %s", m.Name, unit, len(pols), about),
+			XLabel:      unit, YLabel: ylabel, YRange: yr, Refs: refs,
+			Width: opts.Width, Height: opts.Height,
+		}
+		if c.Title == "" {
+			c.Title = fmt.Sprintf("%s per %s", m.Name, unit)
+		}
+		for _, p := range pols {
+			per := m.PerCycle(p)
+			s := chart.Series{Name: p.Name, Dashed: p.Oracle}
+			for i, v := range per {
+				s.X = append(s.X, float64(i+1))
+				s.Y, s.Lo, s.Hi = append(s.Y, v.Mean), append(s.Lo, v.Lo), append(s.Hi, v.Hi)
+			}
+			c.Series = append(c.Series, s)
+		}
+		return c.SVG()
+	case ChartBars:
+		c := chart.Bars{
+			Title:       opts.Title,
+			Description: fmt.Sprintf("Mean %s of %d policies, averaged over cycles, with 95%% intervals across repeats. %s", m.Name, len(pols), about),
+			YLabel:      ylabel, YRange: yr, Refs: refs,
+			Width: opts.Width, Height: opts.Height,
+		}
+		if c.Title == "" {
+			c.Title = m.Name + " by policy"
+		}
+		for _, p := range pols {
+			s := m.Headline(p)
+			c.Bars = append(c.Bars, chart.Bar{Label: p.Name, Value: s.Mean, Lo: s.Lo, Hi: s.Hi, Dashed: p.Oracle})
+		}
+		return c.SVG()
+	}
+	return nil, fmt.Errorf("unknown chart type %q (expected %q or %q)", opts.Type, ChartCycles, ChartBars)
+}

@@ -1,0 +1,332 @@
+// Package chart draws the lab's line and bar charts as standalone,
+// accessible SVG.
+//
+// It wraps github.com/wcharczuk/go-chart/v2, which is archived upstream, so
+// that the rest of the code depends only on the small types here and the
+// library can be swapped. go-chart lays out the plot area, axes, grid and
+// lines; this package supplies its own go-chart Renderer (to escape text and
+// add accessibility markup), chooses ranges and ticks itself, and guards
+// every input so that go-chart never sees NaN, infinities or empty ranges.
+//
+// Output is deterministic: the same chart gives the same bytes on every
+// platform, including GOOS=js GOARCH=wasm.
+package chart
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/golang/freetype/truetype"
+	"github.com/wcharczuk/go-chart/v2/drawing"
+)
+
+// Range is a closed interval of values on an axis.
+type Range struct{ Min, Max float64 }
+
+// Line is a line chart: one line per series over x (for example refresh
+// cycles, or a swept parameter), each with an optional interval band.
+//
+// Any input renders. Width and Height are clamped to 200×140..8000×8000,
+// and grow where labels and legend would leave the plot less than 100×80
+// pixels. Marks widen the x range to include them; Refs widen a fitted
+// y range, and are left out when they fall outside a fixed YRange.
+type Line struct {
+	Title       string
+	Description string // one or two sentences for screen readers; goes into <desc>
+	XLabel      string
+	YLabel      string
+	Series      []Series
+	YRange      *Range // fixed y range (e.g. 0..1 for ratios); nil = fit the data
+	Marks       []Mark // vertical reference lines, e.g. X=√(N·r) labelled "√(N·r) = 7"
+	Refs        []Ref  // horizontal reference lines, e.g. Y=0.66 labelled "paper: 0.66"
+	Width       int    // pixels; 0 = 720
+	Height      int    // pixels; 0 = 360
+	ID          string // prefix for element ids; "" = derived from a hash of the chart
+}
+
+// Series is one line of a Line chart. Only the first min(len(X), len(Y))
+// points are used, in order of X (which need not be sorted). A point with
+// a non-finite X is dropped; a non-finite Y leaves a gap in the line.
+// Values beyond ±1e306 are drawn at that bound.
+type Series struct {
+	Name string
+	X, Y []float64
+	// Lo and Hi, when given, bound an interval around Y (typically 95%),
+	// drawn as a translucent band, or as a whisker where a run of valid
+	// bounds is a single point. Where either bound is missing or not
+	// finite, the band has a gap.
+	Lo, Hi []float64
+	Dashed bool // e.g. for an oracle or upper-bound series
+}
+
+// Mark is a labelled vertical reference line at X.
+type Mark struct {
+	X     float64
+	Label string
+}
+
+// Ref is a labelled horizontal reference line at Y.
+type Ref struct {
+	Y     float64
+	Label string
+}
+
+// Bars is a bar chart: one bar per item, with optional interval whiskers.
+// Bars are coloured in the order of the palette used for Line series, so a
+// bar and a line for the same item at the same index match.
+//
+// Any input renders; sizes and Refs are treated as for Line. A bar whose
+// Value is not finite is shown as "n/a".
+type Bars struct {
+	Title       string
+	Description string // one or two sentences for screen readers; goes into <desc>
+	YLabel      string
+	Bars        []Bar
+	YRange      *Range // fixed y range; nil = fit the data (always including 0)
+	Refs        []Ref  // horizontal reference lines
+	Width       int    // pixels; 0 = 720
+	Height      int    // pixels; 0 = 360
+	ID          string // prefix for element ids; "" = derived from a hash of the chart
+}
+
+// Bar is one bar. Lo and Hi bound a whisker; NaN (or Lo == Hi) draws none.
+// Dashed draws the bar hatched with a dashed outline, to mark an oracle.
+type Bar struct {
+	Label  string
+	Value  float64
+	Lo, Hi float64
+	Dashed bool
+}
+
+// Default and limit sizes, in pixels.
+const (
+	defaultWidth  = 720
+	defaultHeight = 360
+	minWidth      = 200
+	minHeight     = 140
+	maxSide       = 8000
+	minPlotW      = 100 // the image grows to keep at least this plot area
+	minPlotH      = 80
+)
+
+// Okabe–Ito colours, which stay distinguishable under the common forms of
+// colour blindness. The yellow is left out: it is unreadable on white.
+var palette = []drawing.Color{
+	{R: 0x00, G: 0x72, B: 0xB2, A: 255}, // blue
+	{R: 0xE6, G: 0x9F, B: 0x00, A: 255}, // orange
+	{R: 0x00, G: 0x9E, B: 0x73, A: 255}, // bluish green
+	{R: 0xD5, G: 0x5E, B: 0x00, A: 255}, // vermillion
+	{R: 0xCC, G: 0x79, B: 0xA7, A: 255}, // reddish purple
+	{R: 0x56, G: 0xB4, B: 0xE9, A: 255}, // sky blue
+	{R: 0x33, G: 0x33, B: 0x33, A: 255}, // black, softened
+}
+
+func seriesColor(i int) drawing.Color { return palette[i%len(palette)] }
+
+// Neutral colours.
+var (
+	colText   = drawing.Color{R: 0x1f, G: 0x23, B: 0x28, A: 255}
+	colMuted  = drawing.Color{R: 0x57, G: 0x60, B: 0x6a, A: 255}
+	colAxis   = drawing.Color{R: 0x8c, G: 0x95, B: 0x9f, A: 255}
+	colGrid   = drawing.Color{R: 0xe4, G: 0xe7, B: 0xeb, A: 255}
+	colZero   = drawing.Color{R: 0xaf, G: 0xb8, B: 0xc1, A: 255}
+	colRef    = drawing.Color{R: 0x6e, G: 0x77, B: 0x81, A: 255}
+	colWhite  = drawing.Color{R: 0xff, G: 0xff, B: 0xff, A: 255}
+	colHidden = drawing.Color{R: 0xff, G: 0xff, B: 0xff, A: 0} // transparent, but not go-chart's "unset"
+)
+
+// Type sizes, in pixels.
+const (
+	sizeTitle  = 16
+	sizeLegend = 12
+	sizeLabel  = 12
+	sizeTick   = 11
+	sizeNote   = 11
+	margin     = 16 // outer margin on every side
+)
+
+// noFont is handed to go-chart so that it does not parse its bundled Roboto
+// font on every first render; our renderer never reads it.
+var noFont = new(truetype.Font)
+
+// size returns the chart size to use for the requested one.
+func size(w, h int) (int, int) {
+	if w <= 0 {
+		w = defaultWidth
+	}
+	if h <= 0 {
+		h = defaultHeight
+	}
+	return min(max(w, minWidth), maxSide), min(max(h, minHeight), maxSide)
+}
+
+// hasher derives element ids from the content of a chart, so that output
+// is deterministic and two different charts on one page do not share ids.
+// It is 64-bit FNV-1a, written out so that hashing a long series costs no
+// interface calls (which are slow in WebAssembly).
+type hasher struct{ h uint64 }
+
+func newHasher(kind string) *hasher {
+	h := &hasher{14695981039346656037}
+	h.str(kind)
+	return h
+}
+
+func (h *hasher) str(s string) {
+	h.int(len(s))
+	for i := 0; i < len(s); i++ {
+		h.h = (h.h ^ uint64(s[i])) * 1099511628211
+	}
+}
+
+func (h *hasher) int(v int) { h.u64(uint64(v)) }
+
+func (h *hasher) f64(v float64) { h.u64(math.Float64bits(v)) }
+
+func (h *hasher) f64s(vs []float64) {
+	h.int(len(vs))
+	for _, v := range vs {
+		h.f64(v)
+	}
+}
+
+func (h *hasher) u64(v uint64) {
+	for i := 0; i < 8; i++ {
+		h.h = (h.h ^ (v & 0xff)) * 1099511628211
+		v >>= 8
+	}
+}
+
+func (h *hasher) rng(r *Range) {
+	if r == nil {
+		h.int(0)
+		return
+	}
+	h.int(1)
+	h.f64(r.Min)
+	h.f64(r.Max)
+}
+
+func (h *hasher) id() string { return fmt.Sprintf("chart-%012x", h.h>>16) }
+
+// cleanID keeps the characters of id that are safe in an XML id and in
+// url(#...), or returns "" if none are left.
+func cleanID(id string) string {
+	var b strings.Builder
+	for _, r := range id {
+		if r == '-' || r == '_' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') {
+			b.WriteRune(r)
+		}
+	}
+	s := b.String()
+	if s == "" {
+		return ""
+	}
+	if c := s[0]; !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') {
+		s = "c" + s
+	}
+	return s
+}
+
+// fixedYRange returns the usable part of a caller's fixed y range: bounds
+// in order and finite, or ok=false to fit the data instead.
+func fixedYRange(r *Range) (lo, hi float64, ok bool) {
+	if r == nil || !finite(r.Min) || !finite(r.Max) {
+		return 0, 0, false
+	}
+	lo, hi = clampMag(r.Min), clampMag(r.Max)
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	if degenerate(lo, hi) {
+		return 0, 0, false
+	}
+	return lo, hi, true
+}
+
+// document wraps a rendered body in the root element with its title and
+// description. The root scales to its container (width 100%, height from
+// the viewBox) and carries the font, so the file also opens on its own.
+func document(w, h int, id, title, desc, defs string, body []byte) []byte {
+	out := make([]byte, 0, len(body)+len(title)+len(desc)+len(defs)+512)
+	out = append(out, `<svg xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 `...)
+	out = fmt.Appendf(out, "%d %d", w, h)
+	out = append(out, `" role="img" aria-labelledby="`...)
+	out = append(out, id+"-title "+id+"-desc"...)
+	out = append(out, `" font-family="`...)
+	out = append(out, fontFamily...)
+	out = append(out, `"><title id="`...)
+	out = append(out, id+"-title"...)
+	out = append(out, `">`...)
+	out = appendEscaped(out, title)
+	out = append(out, `</title><desc id="`...)
+	out = append(out, id+"-desc"...)
+	out = append(out, `">`...)
+	out = appendEscaped(out, desc)
+	out = append(out, `</desc>`...)
+	out = append(out, defs...)
+	out = append(out, body...)
+	out = append(out, "</svg>\n"...)
+	return out
+}
+
+// header draws the title and returns the y just below it.
+func header(r *svgRenderer, w int, title string) float64 {
+	y := float64(margin)
+	if title == "" {
+		return y
+	}
+	t := truncate(title, sizeTitle, float64(w-2*margin), true)
+	r.text(margin, y+sizeTitle*capHeight+2, t, textStyle{size: sizeTitle, color: colText, bold: true})
+	return y + sizeTitle + 8
+}
+
+// noData draws the empty state: a light frame with a centred message.
+func noData(r *svgRenderer, w, h int, top float64) {
+	bottom := float64(h - margin)
+	if bottom-top < 40 {
+		top = bottom - 40
+	}
+	r.rect(margin, top, float64(w-2*margin), bottom-top, "#f6f8fa", 0, colGrid, 1, "")
+	r.text(float64(w)/2, (top+bottom)/2+5, "No data", textStyle{size: 14, color: colMuted, anchor: "middle"})
+}
+
+// background fills the whole image white, so that a downloaded file does
+// not show through on a dark viewer.
+func background(r *svgRenderer, w, h int) {
+	r.rect(0, 0, float64(w), float64(h), "#fff", 0, drawing.Color{}, 0, "")
+}
+
+// recovered turns a panic inside rendering into an error. Inputs are
+// guarded so that this should never trigger; it is the last line of
+// defence against go-chart failures.
+func recovered(err *error) {
+	if p := recover(); p != nil {
+		*err = fmt.Errorf("chart: rendering failed: %v", p)
+	}
+}
+
+// summary accumulates the automatic part of a chart description.
+type summary struct{ b strings.Builder }
+
+func (s *summary) add(format string, args ...any) {
+	if s.b.Len() > 0 {
+		s.b.WriteByte(' ')
+	}
+	fmt.Fprintf(&s.b, format, args...)
+}
+
+func (s *summary) String() string { return s.b.String() }
+
+// joinDesc joins the caller's description and the automatic summary.
+func joinDesc(desc, auto string) string {
+	desc = cleanText(desc)
+	if desc == "" {
+		return auto
+	}
+	if !strings.HasSuffix(desc, ".") && !strings.HasSuffix(desc, "!") && !strings.HasSuffix(desc, "?") {
+		desc += "."
+	}
+	return desc + " " + auto
+}

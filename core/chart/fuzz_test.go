@@ -1,0 +1,128 @@
+package chart
+
+import (
+	"encoding/binary"
+	"math"
+	"testing"
+)
+
+// values decodes fuzz bytes into floats. Each value starts with a tag byte
+// whose low three bits pick a special value, a small integer, or the raw
+// float64 in the next eight bytes, so that the fuzzer reaches NaN, ±Inf,
+// zero and huge values easily.
+func values(data []byte) []float64 {
+	var out []float64
+	for len(data) > 0 {
+		tag := data[0]
+		data = data[1:]
+		switch tag & 7 {
+		case 0:
+			out = append(out, math.NaN())
+		case 1:
+			out = append(out, math.Inf(1))
+		case 2:
+			out = append(out, math.Inf(-1))
+		case 3:
+			out = append(out, 0)
+		case 4:
+			out = append(out, []float64{1e300, -1e300, math.MaxFloat64, 5e-324, 1e-300, -math.MaxFloat64, 1e15, 0.5}[tag>>5])
+		case 5:
+			out = append(out, float64(int(tag>>3)-16))
+		default:
+			if len(data) < 8 {
+				return out
+			}
+			out = append(out, math.Float64frombits(binary.LittleEndian.Uint64(data)))
+			data = data[8:]
+		}
+	}
+	return out
+}
+
+// raw encodes floats for the seed corpus.
+func raw(vs ...float64) []byte {
+	var b []byte
+	for _, v := range vs {
+		b = append(b, 6)
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	return b
+}
+
+func seeds(f *testing.F) {
+	f.Add("Title", "Series", raw(), 0.0, 1.0, 0, 0, uint8(0))
+	f.Add("", "", raw(math.NaN(), math.NaN()), math.NaN(), math.Inf(1), -1, -1, uint8(255))
+	f.Add("<script>", "A & B", raw(1, 2, 3, 4, 5, 6, 7, 8), 0.0, 1.0, 720, 360, uint8(8))
+	f.Add("Inf", "x", raw(math.Inf(1), math.Inf(-1), 1, math.NaN()), 1.0, 1.0, 1, 1, uint8(1))
+	f.Add("huge", "h", raw(-math.MaxFloat64, math.MaxFloat64, 1e300, -1e300, 5e-324, 1e-300), -1e308, 1e308, 8000, 8000, uint8(2))
+	f.Add("one", "p", raw(3, 0.4, 0.3, 0.5), 0.0, 0.0, 300, 200, uint8(12))
+	f.Add("tags", "t", []byte{0, 1, 2, 3, 4, 5, 6, 7, 12, 36, 68, 100, 132, 164, 196, 228, 13, 21, 29}, 0.0, 1.0, 0, 0, uint8(3))
+}
+
+// FuzzLineSVG checks that any input renders without panicking to
+// well-formed, accessible SVG.
+func FuzzLineSVG(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, title, name string, data []byte, ymin, ymax float64, w, h int, flags uint8) {
+		vs := values(data)
+		n := 1 + int(flags%3)
+		c := Line{Title: title, XLabel: name, YLabel: title, Width: w % 2000, Height: h % 2000, Series: make([]Series, n)}
+		for i := range c.Series {
+			c.Series[i].Name = name
+			c.Series[i].Dashed = flags&(16<<i) != 0
+		}
+		for i, v := range vs {
+			s := &c.Series[i%n]
+			switch (i / n) % 4 {
+			case 0:
+				s.X = append(s.X, v)
+			case 1:
+				s.Y = append(s.Y, v)
+			case 2:
+				s.Lo = append(s.Lo, v)
+			default:
+				s.Hi = append(s.Hi, v)
+			}
+		}
+		if flags&8 != 0 {
+			c.YRange = &Range{ymin, ymax}
+		}
+		if flags&4 != 0 && len(vs) > 0 {
+			c.Marks = []Mark{{vs[0], name}}
+			c.Refs = []Ref{{vs[len(vs)-1], title}}
+		}
+		b, err := c.SVG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, b)
+	})
+}
+
+// FuzzBarsSVG checks that any input renders without panicking to
+// well-formed, accessible SVG.
+func FuzzBarsSVG(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, title, name string, data []byte, ymin, ymax float64, w, h int, flags uint8) {
+		vs := values(data)
+		c := Bars{Title: title, YLabel: name, Width: w % 2000, Height: h % 2000}
+		for i := 0; i+2 < len(vs) || (i == 0 && len(vs) > 0); i += 3 {
+			b := Bar{Label: name, Value: vs[i], Lo: math.NaN(), Hi: math.NaN(), Dashed: flags&(1<<(i%8)) != 0}
+			if i+2 < len(vs) {
+				b.Lo, b.Hi = vs[i+1], vs[i+2]
+			}
+			c.Bars = append(c.Bars, b)
+		}
+		if flags&8 != 0 {
+			c.YRange = &Range{ymin, ymax}
+		}
+		if flags&4 != 0 && len(vs) > 0 {
+			c.Refs = []Ref{{vs[len(vs)-1], title}}
+		}
+		b, err := c.SVG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, b)
+	})
+}

@@ -1,0 +1,198 @@
+// Package dataset holds the snapshot model every refresh experiment runs on:
+// a repository of pages grouped into sites and labelled with categories, and
+// the change truth that says, cycle by cycle, which pages changed at the
+// source.
+//
+// The split between Repository and Truth is the lab's no-peeking contract
+// (DESIGN.md): policies are handed a *Repository, which is what a real crawler
+// knows; only the simulator and the oracle policies see the Truth.
+package dataset
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+)
+
+// Page is one page in the repository.
+type Page struct {
+	URL    string  // the page's address or identifier, as given
+	Site   int32   // index into Repository.Sites
+	Labels []int32 // indexes into Repository.Labels; a page may carry several
+}
+
+// Repository is what a crawler knows about its copy of the web: pages, the
+// sites they belong to and the categories they are labelled with. It holds no
+// change truth.
+type Repository struct {
+	Pages  []Page
+	Sites  []string // site names (hosts)
+	Labels []string // category names; empty when the dataset has none
+
+	// Features are optional static page features (sizes, link counts, ...),
+	// one column per name, one value per page.
+	Features map[string][]float64
+
+	once       sync.Once
+	sitePages  [][]int32
+	labelPages [][]int32
+}
+
+// SitePages returns the pages of site s in ascending order. The slice is
+// shared: callers must not modify it.
+func (r *Repository) SitePages(s int) []int32 {
+	r.index()
+	return r.sitePages[s]
+}
+
+// LabelPages returns the pages labelled l in ascending order. The slice is
+// shared: callers must not modify it.
+func (r *Repository) LabelPages(l int) []int32 {
+	r.index()
+	return r.labelPages[l]
+}
+
+// index builds the per-site and per-label page lists once.
+func (r *Repository) index() { r.once.Do(r.build) }
+
+func (r *Repository) build() {
+	sp := make([][]int32, len(r.Sites))
+	lp := make([][]int32, len(r.Labels))
+	for i, p := range r.Pages {
+		sp[p.Site] = append(sp[p.Site], int32(i))
+		for _, l := range p.Labels {
+			lp[l] = append(lp[l], int32(i))
+		}
+	}
+	r.sitePages, r.labelPages = sp, lp
+}
+
+// Truth records, for each cycle, which pages changed at the source during it.
+//
+// Cycle c (0-based) covers the time interval (c, c+1] measured in cycles; the
+// crawler's downloads for cycle c happen at its end, time c+1. A page listed
+// in Changed[c] changed at least once in that interval.
+type Truth struct {
+	// Changed[c] lists, in ascending order and without duplicates, the pages
+	// that changed during cycle c.
+	Changed [][]int32
+
+	// First, when not nil, gives for each entry of Changed the time of the
+	// page's first change in that cycle, in cycles: First[c][i] is in
+	// (c, c+1]. When nil, only the cycle of a change is known and age
+	// assumes the change happened at the middle of the cycle.
+	First [][]float64
+}
+
+// Cycles returns the number of cycles the truth covers.
+func (t *Truth) Cycles() int { return len(t.Changed) }
+
+// FirstChange returns the time of the i-th change listed for cycle c.
+func (t *Truth) FirstChange(c, i int) float64 {
+	if t.First == nil {
+		return float64(c) + 0.5
+	}
+	return t.First[c][i]
+}
+
+// Dataset is a repository with its change truth and a description.
+type Dataset struct {
+	Info Info
+	Repository
+	Truth Truth
+}
+
+// Info describes a dataset for listings: GET /api/datasets returns these.
+type Info struct {
+	ID          string  `json:"id"`
+	Name        string  `json:"name"`
+	Source      string  `json:"source"` // "paper", "synthetic" or "upload"
+	Cite        string  `json:"cite,omitempty"`
+	Description string  `json:"description,omitempty"`
+	Pages       int     `json:"pages"`
+	Sites       int     `json:"sites"`
+	Labels      int     `json:"labels"`
+	Cycles      int     `json:"cycles"`
+	CycleLength float64 `json:"cycleLength"` // seconds; 0 when a cycle has no set length
+	CycleUnit   string  `json:"cycleUnit"`   // how to name one cycle: "day", "month", "cycle"
+	ChangeRate  float64 `json:"changeRate"`  // fraction of page-cycles with a change
+}
+
+// Finish fills the counts in d.Info from its contents and checks that the
+// dataset is well formed. Generators and readers call it last.
+func (d *Dataset) Finish() error {
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	d.index()
+	d.Info.Pages = len(d.Pages)
+	d.Info.Sites = len(d.Sites)
+	d.Info.Labels = len(d.Labels)
+	d.Info.Cycles = d.Truth.Cycles()
+	if d.Info.CycleUnit == "" {
+		d.Info.CycleUnit = "cycle"
+	}
+	changes := 0
+	for _, c := range d.Truth.Changed {
+		changes += len(c)
+	}
+	if n := len(d.Pages) * d.Truth.Cycles(); n > 0 {
+		d.Info.ChangeRate = float64(changes) / float64(n)
+	}
+	return nil
+}
+
+// Validate reports the first inconsistency in d, or nil.
+func (d *Dataset) Validate() error {
+	n := int32(len(d.Pages))
+	if n == 0 {
+		return fmt.Errorf("dataset %q has no pages", d.Info.ID)
+	}
+	if len(d.Truth.Changed) == 0 {
+		return fmt.Errorf("dataset %q has no cycles", d.Info.ID)
+	}
+	for i, p := range d.Pages {
+		if p.Site < 0 || int(p.Site) >= len(d.Sites) {
+			return fmt.Errorf("page %d: site %d out of range", i, p.Site)
+		}
+		for _, l := range p.Labels {
+			if l < 0 || int(l) >= len(d.Labels) {
+				return fmt.Errorf("page %d: label %d out of range", i, l)
+			}
+		}
+	}
+	for name, col := range d.Features {
+		if len(col) != len(d.Pages) {
+			return fmt.Errorf("feature %q has %d values for %d pages", name, len(col), n)
+		}
+	}
+	if d.Truth.First != nil && len(d.Truth.First) != len(d.Truth.Changed) {
+		return fmt.Errorf("truth: %d cycles of first-change times for %d cycles", len(d.Truth.First), len(d.Truth.Changed))
+	}
+	for c, ch := range d.Truth.Changed {
+		if !slices.IsSorted(ch) {
+			return fmt.Errorf("truth: cycle %d: pages not in ascending order", c)
+		}
+		for i, p := range ch {
+			if p < 0 || p >= n {
+				return fmt.Errorf("truth: cycle %d: page %d out of range", c, p)
+			}
+			if i > 0 && ch[i-1] == p {
+				return fmt.Errorf("truth: cycle %d: page %d listed twice", c, p)
+			}
+		}
+		if d.Truth.First != nil {
+			f := d.Truth.First[c]
+			if len(f) != len(ch) {
+				return fmt.Errorf("truth: cycle %d: %d first-change times for %d changes", c, len(f), len(ch))
+			}
+			for i, t := range f {
+				if math.IsNaN(t) || t <= float64(c) || t > float64(c+1) {
+					return fmt.Errorf("truth: cycle %d: first change of page %d at %v, outside (%d, %d]", c, ch[i], t, c, c+1)
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,148 @@
+package lab
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/refreshlab/refreshlab/core/dataset"
+	"github.com/refreshlab/refreshlab/core/policy"
+	"github.com/refreshlab/refreshlab/core/refresh"
+	"github.com/refreshlab/refreshlab/core/sampling"
+	"github.com/refreshlab/refreshlab/core/synth"
+)
+
+// Bundled is a dataset the lab generates on first use. Info is known
+// without generating it, so listing the catalog stays cheap; a test checks
+// it against what Build makes.
+type Bundled struct {
+	Info  dataset.Info
+	Build func() *dataset.Dataset
+}
+
+// BundledSeed seeds every bundled generator: changing it changes the
+// datasets, so it is fixed.
+const BundledSeed = 20260101
+
+// BundledDatasets lists the datasets the lab ships.
+func BundledDatasets() []Bundled {
+	return []Bundled{
+		small(synth.TaleghaniExample),
+		small(synth.AlQaaidehExample),
+		small(synth.AlQaaidehJordan),
+	}
+}
+
+// small bundles a dataset that is cheap enough to generate for its Info.
+func small(gen func(seed uint64) *dataset.Dataset) Bundled {
+	d := gen(BundledSeed)
+	return Bundled{Info: d.Info, Build: func() *dataset.Dataset { return d }}
+}
+
+// Policies lists every policy of the catalog, in the order lessons and the
+// upload page show them.
+func Policies() []refresh.Descriptor {
+	var ds []refresh.Descriptor
+	for _, group := range [][]refresh.Descriptor{policy.Descriptors(), sampling.Descriptors()} {
+		for _, d := range group {
+			d.Kind = KindRefresh
+			ds = append(ds, d)
+		}
+	}
+	return ds
+}
+
+// MaxUploads is how many uploaded datasets the lab keeps; the oldest goes
+// first.
+const MaxUploads = 8
+
+// Lab is the catalog and runner behind the API. It is safe for concurrent
+// use.
+type Lab struct {
+	mu       sync.Mutex
+	bundled  []Bundled
+	built    map[string]*dataset.Dataset
+	uploads  []*dataset.Dataset
+	policies []refresh.Descriptor
+}
+
+// New returns a lab with the bundled datasets and every policy.
+func New() *Lab {
+	return &Lab{bundled: BundledDatasets(), built: map[string]*dataset.Dataset{}, policies: Policies()}
+}
+
+// Datasets lists the bundled datasets, then the uploaded ones.
+func (l *Lab) Datasets() []dataset.Info {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []dataset.Info
+	for _, b := range l.bundled {
+		out = append(out, b.Info)
+	}
+	for _, d := range l.uploads {
+		out = append(out, d.Info)
+	}
+	return out
+}
+
+// Dataset returns the dataset with the given id, generating a bundled one
+// on first use.
+func (l *Lab) Dataset(id string) (*dataset.Dataset, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if d, ok := l.built[id]; ok {
+		return d, true
+	}
+	for _, d := range l.uploads {
+		if d.Info.ID == id {
+			return d, true
+		}
+	}
+	for _, b := range l.bundled {
+		if b.Info.ID == id {
+			d := b.Build()
+			l.built[id] = d
+			return d, true
+		}
+	}
+	return nil, false
+}
+
+// AddUpload adds an uploaded dataset, replacing one with the same id and
+// dropping the oldest beyond MaxUploads.
+func (l *Lab) AddUpload(d *dataset.Dataset) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.uploads = slices.DeleteFunc(l.uploads, func(u *dataset.Dataset) bool { return u.Info.ID == d.Info.ID })
+	l.uploads = append(l.uploads, d)
+	if len(l.uploads) > MaxUploads {
+		l.uploads = slices.Delete(l.uploads, 0, len(l.uploads)-MaxUploads)
+	}
+}
+
+// Policies lists the lab's policies.
+func (l *Lab) Policies() []refresh.Descriptor { return l.policies }
+
+func (l *Lab) policy(id string) (refresh.Descriptor, bool) {
+	i := slices.IndexFunc(l.policies, func(d refresh.Descriptor) bool { return d.ID == id })
+	if i < 0 {
+		return refresh.Descriptor{}, false
+	}
+	return l.policies[i], true
+}
+
+func (l *Lab) datasetIDs() string {
+	var ids []string
+	for _, d := range l.Datasets() {
+		ids = append(ids, d.ID)
+	}
+	return strings.Join(ids, ", ")
+}
+
+func (l *Lab) policyIDs() string {
+	var ids []string
+	for _, d := range l.policies {
+		ids = append(ids, d.ID)
+	}
+	return strings.Join(ids, ", ")
+}

@@ -1,0 +1,68 @@
+package lab
+
+import (
+	"strings"
+
+	"github.com/refreshlab/refreshlab/core/stat"
+)
+
+// Metric ids, as specs, charts and the site name them.
+const (
+	MetricChangeRatio = "changeRatio"
+	MetricFreshness   = "freshness"
+	MetricAge         = "age"
+)
+
+// Metric describes a measure of a refresh run, for charts and readouts.
+type Metric struct {
+	ID     string  `json:"id"`
+	Name   string  `json:"name"`
+	Unit   string  `json:"unit"` // "ratio", or "cycle" for times in cycles
+	Max    float64 `json:"max"`  // 1 for ratios, 0 when unbounded
+	Better string  `json:"better"`
+	Help   string  `json:"help"`
+
+	Headline func(PolicyResult) stat.Summary   `json:"-"`
+	PerCycle func(PolicyResult) []stat.Summary `json:"-"`
+}
+
+// Metrics lists the measures of a refresh run.
+var Metrics = []Metric{
+	{
+		ID: MetricChangeRatio, Name: "ChangeRatio", Unit: "ratio", Max: 1, Better: "higher",
+		Help:     "Share of the cycle's downloads that found the page changed (Taleghani eq. 1).",
+		Headline: func(p PolicyResult) stat.Summary { return p.ChangeRatio },
+		PerCycle: func(p PolicyResult) []stat.Summary { return p.PerCycle.ChangeRatio },
+	},
+	{
+		ID: MetricFreshness, Name: "Freshness", Unit: "ratio", Max: 1, Better: "higher",
+		Help:     "Share of all pages whose copy is up to date at the end of the cycle (Taleghani eq. 3).",
+		Headline: func(p PolicyResult) stat.Summary { return p.Freshness },
+		PerCycle: func(p PolicyResult) []stat.Summary { return p.PerCycle.Freshness },
+	},
+	{
+		ID: MetricAge, Name: "Age", Unit: "cycle", Better: "lower",
+		Help:     "Mean time since the first change a copy misses, 0 for fresh copies, at the end of the cycle (Taleghani eq. 5).",
+		Headline: func(p PolicyResult) stat.Summary { return p.Age },
+		PerCycle: func(p PolicyResult) []stat.Summary { return p.PerCycle.Age },
+	},
+}
+
+// MetricByID returns the metric with the given id.
+func MetricByID(id string) (Metric, bool) {
+	for _, m := range Metrics {
+		if m.ID == id {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}
+
+// MetricIDs lists the metric ids, for error messages.
+func MetricIDs() string {
+	ids := make([]string, len(Metrics))
+	for i, m := range Metrics {
+		ids[i] = m.ID
+	}
+	return strings.Join(ids, ", ")
+}

@@ -1,0 +1,220 @@
+package lab
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/refreshlab/refreshlab/core/dataset"
+	"github.com/refreshlab/refreshlab/core/param"
+	"github.com/refreshlab/refreshlab/core/refresh"
+	"github.com/refreshlab/refreshlab/core/stat"
+)
+
+// Result is what a run returns: the spec with every default filled in, so
+// it reproduces the run exactly, the dataset it ran on, and one entry per
+// policy in the spec's order.
+type Result struct {
+	Spec     Spec           `json:"spec"`
+	Dataset  dataset.Info   `json:"dataset"`
+	Policies []PolicyResult `json:"policies"`
+}
+
+// PolicyResult holds one policy's metrics. Each headline metric is the
+// per-repeat average over cycles, summarised across repeats; PerCycle
+// summarises each cycle across repeats.
+type PolicyResult struct {
+	ID     string       `json:"id"`
+	Name   string       `json:"name"`
+	Oracle bool         `json:"oracle"`
+	Params param.Values `json:"params"`
+
+	ChangeRatio stat.Summary `json:"changeRatio"`
+	Freshness   stat.Summary `json:"freshness"`
+	Age         stat.Summary `json:"age"` // in cycles
+	Downloads   stat.Summary `json:"downloads"`
+
+	// ExpectedChangeRatio is the exact expectation of ChangeRatio, when the
+	// run is one cycle and the policy can compute it (Descriptor.Expect).
+	ExpectedChangeRatio *float64 `json:"expectedChangeRatio,omitempty"`
+
+	PerCycle PerCycle `json:"perCycle"`
+}
+
+// PerCycle holds per-cycle series, one Summary per cycle.
+type PerCycle struct {
+	ChangeRatio []stat.Summary `json:"changeRatio"`
+	Freshness   []stat.Summary `json:"freshness"`
+	Age         []stat.Summary `json:"age"`
+}
+
+// Resolve checks spec against the catalog and fills in its defaults. The
+// error, if any, is a *SpecError.
+func (l *Lab) Resolve(spec Spec) (Spec, *dataset.Dataset, error) {
+	if spec.Kind == "" {
+		spec.Kind = KindRefresh
+	}
+	if spec.Kind != KindRefresh {
+		return spec, nil, specErr("kind", "unknown experiment kind %q (expected %q)", spec.Kind, KindRefresh)
+	}
+	if spec.Dataset.ID == "" {
+		return spec, nil, specErr("dataset.id", "missing: name a dataset (one of %s)", l.datasetIDs())
+	}
+	d, ok := l.Dataset(spec.Dataset.ID)
+	if !ok {
+		return spec, nil, specErr("dataset.id", "unknown dataset %q (expected one of %s)", spec.Dataset.ID, l.datasetIDs())
+	}
+	n := len(d.Pages)
+	switch {
+	case spec.Budget == 0:
+		spec.Budget = max(1, n/10)
+	case spec.Budget < 0:
+		return spec, nil, specErr("budget", "must be at least 1 download per cycle, got %d", spec.Budget)
+	}
+	switch {
+	case spec.Cycles == 0:
+		spec.Cycles = d.Truth.Cycles()
+	case spec.Cycles < 0 || spec.Cycles > d.Truth.Cycles():
+		return spec, nil, specErr("cycles", "must be between 1 and the dataset's %d cycles, got %d", d.Truth.Cycles(), spec.Cycles)
+	}
+	switch {
+	case spec.Repeats == 0:
+		spec.Repeats = DefaultRepeats
+	case spec.Repeats < 0 || spec.Repeats > MaxRepeats:
+		return spec, nil, specErr("repeats", "must be between 1 and %d, got %d", MaxRepeats, spec.Repeats)
+	}
+	if len(spec.Policies) == 0 {
+		return spec, nil, specErr("policies", "empty: name at least one policy (one of %s)", l.policyIDs())
+	}
+	if len(spec.Policies) > MaxPolicies {
+		return spec, nil, specErr("policies", "at most %d policies per run, got %d", MaxPolicies, len(spec.Policies))
+	}
+	if work := float64(n) * float64(spec.Cycles) * float64(spec.Repeats) * float64(len(spec.Policies)); work > MaxWork {
+		return spec, nil, specErr("repeats", "too much work: %d pages × %d cycles × %d repeats × %d policies exceeds %.0g page-cycles; use fewer repeats",
+			n, spec.Cycles, spec.Repeats, len(spec.Policies), MaxWork)
+	}
+	ps := make([]PolicySpec, len(spec.Policies))
+	for i, p := range spec.Policies {
+		desc, ok := l.policy(p.ID)
+		if !ok {
+			return spec, nil, specErr(fmt.Sprintf("policies[%d].id", i), "unknown policy %q (expected one of %s)", p.ID, l.policyIDs())
+		}
+		vals, err := param.Check(desc.Params, p.Params)
+		if err != nil {
+			return spec, nil, specErr(fmt.Sprintf("policies[%d].params", i), "%s: %v", p.ID, err)
+		}
+		ps[i] = PolicySpec{ID: p.ID, Params: vals}
+	}
+	spec.Policies = ps
+	return spec, d, nil
+}
+
+// Run resolves spec and runs it. A policy that panics is reported as an
+// error naming it; the lab stays usable.
+func (l *Lab) Run(spec Spec) (res *Result, err error) {
+	spec, d, err := l.Resolve(spec)
+	if err != nil {
+		return nil, err
+	}
+	res = &Result{Spec: spec, Dataset: d.Info}
+	sim := refresh.NewSim(d)
+	var cycles []refresh.Cycle
+	for i, ps := range spec.Policies {
+		desc, _ := l.policy(ps.ID)
+		pr, err := runPolicy(sim, d, spec, i, desc, &cycles)
+		if err != nil {
+			return nil, err
+		}
+		res.Spec.Policies[i].Params = pr.Params
+		res.Policies = append(res.Policies, pr)
+	}
+	return res, nil
+}
+
+// Stream returns the random stream of repeat r of policy i: PCG seeded with
+// the spec's seed, the stream chosen by the policy's id and the repeat, so a
+// policy's numbers do not change when others are added to the spec.
+func Stream(seed uint64, policyID string, repeat int) *rand.Rand {
+	var h uint64 = 14695981039346656037
+	for i := 0; i < len(policyID); i++ {
+		h ^= uint64(policyID[i])
+		h *= 1099511628211
+	}
+	return rand.New(rand.NewPCG(seed, h+uint64(repeat)*0x9E3779B97F4A7C15))
+}
+
+func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refresh.Descriptor, buf *[]refresh.Cycle) (pr PolicyResult, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("policy %s failed: %v", desc.ID, r)
+		}
+	}()
+	reps := spec.Repeats
+	nc := spec.Cycles
+	cr := make([]float64, reps)
+	fr := make([]float64, reps)
+	ag := make([]float64, reps)
+	dl := make([]float64, reps)
+	perCR := make([][]float64, nc)
+	perFr := make([][]float64, nc)
+	perAg := make([][]float64, nc)
+	for c := range nc {
+		perCR[c], perFr[c], perAg[c] = make([]float64, reps), make([]float64, reps), make([]float64, reps)
+	}
+	var params param.Values
+	for r := range reps {
+		vals := make(param.Values, len(spec.Policies[i].Params))
+		for k, v := range spec.Policies[i].Params {
+			vals[k] = v
+		}
+		env := refresh.Env{
+			Repo: &d.Repository, Budget: spec.Budget, Cycles: nc,
+			Rand: Stream(spec.Seed, desc.ID, r), Params: vals,
+		}
+		sim.Reset()
+		if desc.Oracle {
+			env.Truth = sim
+		}
+		p, err := desc.New(env)
+		if err != nil {
+			return pr, specErr(fmt.Sprintf("policies[%d]", i), "%s: %v", desc.ID, err)
+		}
+		if r == 0 {
+			params = vals
+		}
+		*buf = sim.Run(p, spec.Budget, nc, (*buf)[:0])
+		var sumCR, sumFr, sumAg, sumDl float64
+		var nCR int
+		for c, cy := range *buf {
+			x := cy.ChangeRatio()
+			perCR[c][r], perFr[c][r], perAg[c][r] = x, cy.Freshness, cy.Age
+			if x == x { // not NaN: a cycle with no downloads has no ChangeRatio
+				sumCR += x
+				nCR++
+			}
+			sumFr += cy.Freshness
+			sumAg += cy.Age
+			sumDl += float64(cy.Downloads)
+		}
+		cr[r] = sumCR / float64(nCR) // NaN when no cycle downloaded anything
+		fr[r] = sumFr / float64(nc)
+		ag[r] = sumAg / float64(nc)
+		dl[r] = sumDl / float64(nc)
+	}
+	if desc.Expect != nil && nc == 1 {
+		// Inside the recover above: a policy's theory failing is its error.
+		if e, err := desc.Expect(d, spec.Budget, params); err == nil {
+			pr.ExpectedChangeRatio = &e
+		}
+	}
+	pr = PolicyResult{
+		ID: desc.ID, Name: desc.Name, Oracle: desc.Oracle, Params: params, ExpectedChangeRatio: pr.ExpectedChangeRatio,
+		ChangeRatio: stat.Summarize(cr), Freshness: stat.Summarize(fr),
+		Age: stat.Summarize(ag), Downloads: stat.Summarize(dl),
+	}
+	for c := range nc {
+		pr.PerCycle.ChangeRatio = append(pr.PerCycle.ChangeRatio, stat.Summarize(perCR[c]))
+		pr.PerCycle.Freshness = append(pr.PerCycle.Freshness, stat.Summarize(perFr[c]))
+		pr.PerCycle.Age = append(pr.PerCycle.Age, stat.Summarize(perAg[c]))
+	}
+	return pr, nil
+}

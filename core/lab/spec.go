@@ -1,0 +1,70 @@
+// Package lab runs experiments: it holds the catalog of datasets and
+// policies, checks an experiment spec against it, runs it and summarises
+// the result. A spec is the one JSON object that a lesson's controls edit, a
+// shared link carries and a researcher pastes back to reproduce a figure.
+package lab
+
+import (
+	"fmt"
+
+	"github.com/refreshlab/refreshlab/core/param"
+)
+
+// Experiment kinds.
+const (
+	KindRefresh = "refresh" // batch refresh cycles under a download budget
+)
+
+// Spec is an experiment specification.
+type Spec struct {
+	Kind    string     `json:"kind"`
+	Dataset DatasetRef `json:"dataset"`
+	// Budget is the number of downloads per cycle; 0 means a tenth of the
+	// dataset's pages.
+	Budget int `json:"budget"`
+	// Cycles is the number of cycles to play; 0 means all of the dataset's.
+	Cycles int `json:"cycles"`
+	// Repeats is the number of independent runs per policy, each with its
+	// own random stream; 0 means DefaultRepeats.
+	Repeats  int          `json:"repeats"`
+	Seed     uint64       `json:"seed"`
+	Policies []PolicySpec `json:"policies"`
+}
+
+// DatasetRef names a dataset of the catalog.
+type DatasetRef struct {
+	ID string `json:"id"`
+}
+
+// PolicySpec names a policy and sets its parameters.
+type PolicySpec struct {
+	ID     string       `json:"id"`
+	Params param.Values `json:"params,omitempty"`
+}
+
+// Limits on a spec, so one request cannot freeze the lab.
+const (
+	DefaultRepeats = 10
+	MaxRepeats     = 10000
+	MaxPolicies    = 24
+	// MaxWork bounds pages × cycles × repeats × policies.
+	MaxWork = 2e9
+)
+
+// SpecError is a spec that cannot run: Field says where, in the JSON path
+// form of the spec ("policies[1].params.sampleSize"), and Msg what is wrong.
+type SpecError struct {
+	Field string `json:"field"`
+	Msg   string `json:"error"`
+}
+
+func (e *SpecError) Error() string {
+	if e.Field == "" {
+		return e.Msg
+	}
+	return e.Field + ": " + e.Msg
+}
+
+func specErr(field, format string, args ...any) *SpecError {
+	return &SpecError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,202 @@
+// Package refresh simulates batch refresh cycles under a download budget, the
+// setting of Taleghani & Ugur-Ozekinci §2 and Al-Qaaideh §2.4: each cycle
+// the web changes, then a policy spends its budget downloading pages, and the
+// cycle is scored by ChangeRatio, freshness and age.
+//
+// A Policy sees what a real crawler sees (DESIGN.md, "no peeking"): the
+// repository, and the outcome of its own downloads through Crawl.Download.
+// Only policies whose Descriptor is marked Oracle are handed the truth.
+package refresh
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+
+	"github.com/refreshlab/refreshlab/core/dataset"
+	"github.com/refreshlab/refreshlab/core/param"
+)
+
+// Policy decides what to download each cycle.
+type Policy interface {
+	// Refresh spends the cycle's downloads through c. It may stop before
+	// the budget is used up.
+	Refresh(c *Crawl)
+}
+
+// Env is what a policy is built from.
+type Env struct {
+	Repo   *dataset.Repository
+	Budget int // downloads per cycle
+	Cycles int
+	Rand   *rand.Rand   // the policy's own random source
+	Params param.Values // checked; a policy records computed defaults here
+	Truth  Truth        // the current truth; nil unless the policy is an oracle
+}
+
+// Truth is the view of the source that only oracle policies get: which
+// pages differ from the crawler's copy right now, and since when.
+type Truth interface {
+	// Stale lists the pages whose copy is out of date. The slice is shared
+	// and changes with every download.
+	Stale() []int32
+	// StaleSince returns the time of the first change the copy of p misses,
+	// in cycles, or -1 when p is up to date.
+	StaleSince(p int32) float64
+}
+
+// Descriptor names a policy, documents it and builds it.
+type Descriptor struct {
+	ID      string                    `json:"id"`
+	Name    string                    `json:"name"`
+	Paper   string                    `json:"paper"`
+	Summary string                    `json:"summary"`
+	Kind    string                    `json:"kind"`
+	Oracle  bool                      `json:"oracle"`
+	Params  []param.Param             `json:"params"`
+	New     func(Env) (Policy, error) `json:"-"`
+	// Expect, when set, returns the exact expected ChangeRatio of one
+	// cycle of the policy on d's first cycle, for lessons that set a
+	// simulation beside its theory. It may refuse (an error) where the
+	// enumeration is too large.
+	Expect func(d *dataset.Dataset, budget int, params param.Values) (float64, error) `json:"-"`
+}
+
+// ErrBudget is the panic value of a Download past the cycle's budget: a bug
+// in the policy, which should check Remaining.
+var ErrBudget = errors.New("refresh: download past the cycle's budget")
+
+// Crawl is a policy's handle on one cycle: the only way to learn whether a
+// page changed is to download it, which costs one unit of the budget.
+type Crawl struct {
+	sim       *Sim
+	cycle     int
+	remaining int
+	downloads int
+	changed   int
+}
+
+// Cycle returns the 0-based index of the cycle.
+func (c *Crawl) Cycle() int { return c.cycle }
+
+// Remaining returns the downloads left in this cycle.
+func (c *Crawl) Remaining() int { return c.remaining }
+
+// Download fetches page p and reports whether it changed since the crawler's
+// last copy of it. The copy is then up to date. Downloading past the budget
+// panics with ErrBudget.
+func (c *Crawl) Download(p int32) bool {
+	if c.remaining <= 0 {
+		panic(ErrBudget)
+	}
+	c.remaining--
+	c.downloads++
+	if c.sim.refresh(p) {
+		c.changed++
+		return true
+	}
+	return false
+}
+
+// Cycle holds one cycle's measurements.
+type Cycle struct {
+	Downloads int // pages downloaded
+	Changed   int // downloaded pages that had changed
+	// Freshness is the fraction of pages whose copy is up to date at the end
+	// of the cycle, after its downloads (Taleghani eq. 3).
+	Freshness float64
+	// Age is the mean over all pages of the time since the first change
+	// the copy misses, 0 for fresh pages (Taleghani eq. 4-5), in cycles,
+	// at the end of the cycle.
+	Age float64
+}
+
+// ChangeRatio is the fraction of the cycle's downloads that found a change
+// (Taleghani eq. 1). It is NaN when nothing was downloaded.
+func (c Cycle) ChangeRatio() float64 {
+	if c.Downloads == 0 {
+		return math.NaN()
+	}
+	return float64(c.Changed) / float64(c.Downloads)
+}
+
+// Sim tracks the crawler's copy of every page against the source.
+type Sim struct {
+	truth *dataset.Truth
+	since []float64 // time of the first missed change, -1 when fresh
+	pos   []int32   // index of each stale page in stale, -1 when fresh
+	stale []int32
+}
+
+// NewSim returns a simulator for d with every copy fresh at time 0.
+func NewSim(d *dataset.Dataset) *Sim {
+	n := len(d.Pages)
+	s := &Sim{truth: &d.Truth, since: make([]float64, n), pos: make([]int32, n)}
+	s.Reset()
+	return s
+}
+
+// Reset makes every copy fresh again, for the next repeat.
+func (s *Sim) Reset() {
+	for i := range s.since {
+		s.since[i] = -1
+		s.pos[i] = -1
+	}
+	s.stale = s.stale[:0]
+}
+
+// Stale implements Truth.
+func (s *Sim) Stale() []int32 { return s.stale }
+
+// StaleSince implements Truth.
+func (s *Sim) StaleSince(p int32) float64 { return s.since[p] }
+
+// refresh brings p's copy up to date and reports whether it was stale.
+func (s *Sim) refresh(p int32) bool {
+	i := s.pos[p]
+	if i < 0 {
+		return false
+	}
+	last := s.stale[len(s.stale)-1]
+	s.stale[i] = last
+	s.pos[last] = i
+	s.stale = s.stale[:len(s.stale)-1]
+	s.pos[p] = -1
+	s.since[p] = -1
+	return true
+}
+
+// change applies the source changes of cycle c.
+func (s *Sim) change(c int) {
+	for i, p := range s.truth.Changed[c] {
+		if s.pos[p] >= 0 {
+			continue
+		}
+		s.since[p] = s.truth.FirstChange(c, i)
+		s.pos[p] = int32(len(s.stale))
+		s.stale = append(s.stale, p)
+	}
+}
+
+// Run plays cycles 0..cycles-1 with policy p spending budget downloads per
+// cycle, appending each cycle's measurements to out.
+func (s *Sim) Run(p Policy, budget, cycles int, out []Cycle) []Cycle {
+	n := float64(len(s.since))
+	for c := 0; c < cycles; c++ {
+		s.change(c)
+		cr := Crawl{sim: s, cycle: c, remaining: budget}
+		p.Refresh(&cr)
+		now := float64(c + 1)
+		var age float64
+		for _, q := range s.stale {
+			age += now - s.since[q]
+		}
+		out = append(out, Cycle{
+			Downloads: cr.downloads,
+			Changed:   cr.changed,
+			Freshness: 1 - float64(len(s.stale))/n,
+			Age:       age / n,
+		})
+	}
+	return out
+}

@@ -1,0 +1,98 @@
+// Package synth rebuilds the papers' setups as datasets: seeded, so the
+// same seed always gives the same pages and the same changes, natively and
+// in WebAssembly.
+package synth
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/refreshlab/refreshlab/core/dataset"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// newRand returns the generator's random source for seed. Every generator
+// draws from its own PCG stream so adding one does not shift another.
+func newRand(seed uint64, stream string) *rand.Rand {
+	var h uint64 = 14695981039346656037 // FNV-1a of the stream name
+	for i := 0; i < len(stream); i++ {
+		h ^= uint64(stream[i])
+		h *= 1099511628211
+	}
+	return rand.New(rand.NewPCG(seed, h))
+}
+
+// poissonCycles draws a Poisson change process of the given rate (changes
+// per cycle) over cycles [0, cycles) and calls mark(c, t) with the time t of
+// the first change in each cycle c that has one.
+func poissonCycles(rng *rand.Rand, rate float64, cycles int, mark func(c int, t float64)) {
+	if rate <= 0 {
+		return
+	}
+	t := 0.0
+	last := -1
+	for {
+		t += rng.ExpFloat64() / rate
+		if t > float64(cycles) {
+			return
+		}
+		c := int(math.Ceil(t)) - 1 // cycle c covers (c, c+1]
+		if c < 0 {
+			c = 0
+		}
+		if c != last {
+			mark(c, t)
+			last = c
+		}
+	}
+}
+
+// builder accumulates a dataset's truth cycle by cycle.
+type builder struct {
+	d *dataset.Dataset
+}
+
+func newBuilder(info dataset.Info, cycles int, continuous bool) *builder {
+	d := &dataset.Dataset{Info: info}
+	d.Truth.Changed = make([][]int32, cycles)
+	if continuous {
+		d.Truth.First = make([][]float64, cycles)
+	}
+	return &builder{d: d}
+}
+
+func (b *builder) site(name string) int32 {
+	b.d.Sites = append(b.d.Sites, name)
+	return int32(len(b.d.Sites) - 1)
+}
+
+func (b *builder) page(url string, site int32, labels ...int32) int32 {
+	b.d.Pages = append(b.d.Pages, dataset.Page{URL: url, Site: site, Labels: labels})
+	return int32(len(b.d.Pages) - 1)
+}
+
+// change records that page p changed in cycle c, first at time t. Pages
+// must be added to a cycle in ascending order.
+func (b *builder) change(c int, p int32, t float64) {
+	b.d.Truth.Changed[c] = append(b.d.Truth.Changed[c], p)
+	if b.d.Truth.First != nil {
+		b.d.Truth.First[c] = append(b.d.Truth.First[c], t)
+	}
+}
+
+func (b *builder) finish() *dataset.Dataset {
+	if err := b.d.Finish(); err != nil {
+		panic(fmt.Sprintf("synth: %s: %v", b.d.Info.ID, err)) // a generator bug
+	}
+	return b.d
+}
+
+// betaMean draws from the Beta distribution with mean m and concentration
+// k (α = m·k, β = (1−m)·k). A mean of 0 or 1 gives that value.
+func betaMean(rng *rand.Rand, m, k float64) float64 {
+	if m <= 0 || m >= 1 {
+		return min(max(m, 0), 1)
+	}
+	return distuv.Beta{Alpha: m * k, Beta: (1 - m) * k, Src: rng}.Rand()
+}

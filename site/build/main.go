@@ -1,0 +1,188 @@
+// Command build renders the static site into a folder: it copies
+// site/static, renders every lesson in lessons/ through site/templates,
+// writes the home and upload pages, copies the Go toolchain's wasm_exec.js
+// and exports example crawl logs. The browser module (lab.wasm) is built
+// into the same folder by the Makefile.
+//
+//	go run ./site/build -out site/dist
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/refreshlab/refreshlab/core/dataset"
+	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/site/lesson"
+)
+
+func main() {
+	out := flag.String("out", "site/dist", "folder to write the site into")
+	lessons := flag.String("lessons", "lessons", "folder of lesson files")
+	static := flag.String("static", "site/static", "folder of static files")
+	templates := flag.String("templates", "site/templates", "folder of page templates")
+	flag.Parse()
+	if err := build(*out, *lessons, *static, *templates); err != nil {
+		fmt.Fprintln(os.Stderr, "build:", err)
+		os.Exit(1)
+	}
+}
+
+// page is what every template gets.
+type page struct {
+	Title   string
+	Path    string // the page's path from the site root, for the nav
+	Root    string // relative path to the site root: "" or "../"
+	Lessons []*lesson.Lesson
+	Lesson  *lesson.Lesson
+	Config  any // the lesson's config, embedded as JSON
+	Prev    *lesson.Lesson
+	Next    *lesson.Lesson
+}
+
+func build(out, lessonDir, static, tmplDir string) error {
+	l := lab.New()
+	ls, err := readLessons(lessonDir, l)
+	if err != nil {
+		return err
+	}
+	funcs := template.FuncMap{"inc": func(i int) int { return i + 1 }}
+	tmpl, err := template.New("site").Funcs(funcs).ParseGlob(filepath.Join(tmplDir, "*.html"))
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(out, "lessons"), 0o755); err != nil {
+		return err
+	}
+	if err := copyTree(static, out); err != nil {
+		return err
+	}
+	if err := copyFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), filepath.Join(out, "js", "wasm_exec.js")); err != nil {
+		return err
+	}
+	write := func(path, name string, p page) error {
+		var buf bytes.Buffer
+		p.Lessons, p.Path = ls, path
+		if err := tmpl.ExecuteTemplate(&buf, name, p); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return os.WriteFile(filepath.Join(out, filepath.FromSlash(path)), buf.Bytes(), 0o644)
+	}
+	if err := write("index.html", "index.html", page{Title: "Refresh Lab"}); err != nil {
+		return err
+	}
+	if err := write("upload.html", "upload.html", page{Title: "Compare policies on your crawl log"}); err != nil {
+		return err
+	}
+	for i, x := range ls {
+		cfg := map[string]any{
+			"id": x.ID, "title": x.Title, "spec": x.Spec, "controls": x.Controls,
+			"charts": x.Charts, "readouts": x.Readouts,
+		}
+		p := page{Title: x.Title, Root: "../", Lesson: x, Config: cfg}
+		if i > 0 {
+			p.Prev = ls[i-1]
+		}
+		if i+1 < len(ls) {
+			p.Next = ls[i+1]
+		}
+		if err := write("lessons/"+x.ID+".html", "lesson.html", p); err != nil {
+			return err
+		}
+	}
+	return exportExamples(filepath.Join(out, "examples"), l)
+}
+
+// readLessons parses every lessons/*.md, in their declared order.
+func readLessons(dir string, l *lab.Lab) ([]*lesson.Lesson, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.md"))
+	if err != nil {
+		return nil, err
+	}
+	var ls []*lesson.Lesson
+	for _, f := range files {
+		if strings.EqualFold(filepath.Base(f), "README.md") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		x, err := lesson.Parse(f, src, l)
+		if err != nil {
+			return nil, err
+		}
+		ls = append(ls, x)
+	}
+	slices.SortStableFunc(ls, func(a, b *lesson.Lesson) int { return a.Order - b.Order })
+	for i, x := range ls {
+		x.Number = i + 1
+	}
+	return ls, nil
+}
+
+// exportExamples writes bundled datasets as crawl logs, so the upload page
+// can offer one to try and researchers can see the format.
+func exportExamples(dir string, l *lab.Lab) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, id := range []string{"alqaaideh-jordan"} {
+		d, ok := l.Dataset(id)
+		if !ok {
+			return fmt.Errorf("no dataset %s to export", id)
+		}
+		var buf bytes.Buffer
+		if err := dataset.WriteCrawlLog(&buf, d, time.Date(2009, 3, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, id+"-crawl-log.csv"), buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		return copyFile(path, target)
+	})
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}

@@ -1,0 +1,810 @@
+// Command bench prints the lab's speed and size figures beside the budgets
+// of DESIGN.md (Speed): the core's throughput in ns per page-cycle natively,
+// under WebAssembly in Node and in headless Chromium; the time from a
+// slider's input event to the redrawn chart on the lessons; a
+// million-row crawl log read in the browser, with the memory it took; and
+// the wasm module's download size. It is a report: it exits 0 when a budget
+// is missed, marking the miss.
+//
+//	go run ./site/e2e/bench -dist site/dist     (make bench)
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/refreshlab/refreshlab/core/api"
+	"github.com/refreshlab/refreshlab/core/dataset"
+	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/site/e2e"
+	"github.com/refreshlab/refreshlab/site/e2e/bench/measure"
+	"github.com/refreshlab/refreshlab/wasm/handler"
+)
+
+var (
+	dist    = flag.String("dist", "site/dist", "the built site (make site wasm)")
+	minDur  = flag.Duration("min", 200*time.Millisecond, "shortest timed run per policy and dataset")
+	presses = flag.Int("presses", 50, "slider key presses per lesson")
+	pages   = flag.Int("pages", 20000, "pages of the generated upload (in 20 sites)")
+	crawls  = flag.Int("crawls", 50, "daily crawls of each page in the generated upload")
+	noNode  = flag.Bool("no-node", false, "skip the WebAssembly-in-Node measurements")
+	noBrow  = flag.Bool("no-browser", false, "skip the headless Chromium measurements")
+)
+
+// row is one line of the report.
+type row struct{ measure, value, budget, ok string }
+
+// table is the report, printed at the end.
+type table struct {
+	rows []row
+}
+
+func (t *table) add(measure, value, budget, ok string) {
+	t.rows = append(t.rows, row{measure, value, budget, ok})
+}
+
+// section starts a group of rows.
+func (t *table) section(title string) { t.rows = append(t.rows, row{measure: "[" + title + "]"}) }
+
+// fail records a measurement that could not be made.
+func (t *table) fail(measure, budget string, err error) {
+	t.add(measure, "FAILED: "+oneLine(err.Error(), 110), budget, "FAIL")
+}
+
+func (t *table) print(w io.Writer) {
+	head := row{"measure", "value", "budget", "ok?"}
+	width := [4]int{}
+	for _, r := range append([]row{head}, t.rows...) {
+		if strings.HasPrefix(r.measure, "[") {
+			continue
+		}
+		for i, s := range []string{r.measure, r.value, r.budget, r.ok} {
+			width[i] = max(width[i], len([]rune(s)))
+		}
+	}
+	pad := func(s string, n int) string { return s + strings.Repeat(" ", max(0, n-len([]rune(s)))) }
+	line := func(r row) {
+		fmt.Fprintf(w, "%s | %s | %s | %s\n", pad(r.measure, width[0]), pad(r.value, width[1]), pad(r.budget, width[2]), r.ok)
+	}
+	line(head)
+	fmt.Fprintf(w, "%s-+-%s-+-%s-+-%s\n", strings.Repeat("-", width[0]), strings.Repeat("-", width[1]), strings.Repeat("-", width[2]), strings.Repeat("-", max(3, width[3])))
+	for _, r := range t.rows {
+		if strings.HasPrefix(r.measure, "[") {
+			fmt.Fprintln(w, r.measure)
+			continue
+		}
+		line(r)
+	}
+}
+
+// verdict is "ok" when within budget, else a visible miss.
+func verdict(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "MISS ✗"
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		s = s[:n] + "…"
+	}
+	return s
+}
+
+func main() {
+	flag.Parse()
+	var t table
+	fmt.Printf("Refresh Lab bench, %s: %s %s/%s, %d CPUs, load average %s\n",
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadavg())
+	if v, err := exec.Command(chromiumPath(), "--version").Output(); err == nil {
+		fmt.Printf("browser: %s", v)
+	}
+	fmt.Println("(figures are best of three where repeated; a loaded machine makes them slower, never faster)")
+
+	l := lab.New()
+	fmt.Fprintln(os.Stderr, "bench: native throughput…")
+	native := measure.Run(l, *minDur)
+
+	var node *measure.Report
+	var nodeErr error
+	if !*noNode {
+		fmt.Fprintln(os.Stderr, "bench: WebAssembly throughput in Node…")
+		node, nodeErr = runNode(*minDur)
+	} else {
+		nodeErr = errors.New("skipped (-no-node)")
+	}
+
+	var br *browserFigures
+	var brErr error
+	if !*noBrow {
+		br, brErr = runBrowser(l, native, node)
+	} else {
+		brErr = errors.New("skipped (-no-browser)")
+	}
+
+	throughputRows(&t, l, native, node, nodeErr, br, brErr)
+	interactionRows(&t, br, brErr)
+	uploadRows(&t, br, brErr)
+	sizeRows(&t)
+	fmt.Println()
+	t.print(os.Stdout)
+}
+
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func chromiumPath() string {
+	p, _ := e2e.Chromium()
+	return p
+}
+
+// ---- throughput ----
+
+// runNode runs the measuring program under js/wasm in Node, with the Go
+// toolchain's go_js_wasm_exec, and decodes its report.
+func runNode(minDur time.Duration) (*measure.Report, error) {
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return nil, fmt.Errorf("go env GOROOT: %v", err)
+	}
+	execWasm := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "go_js_wasm_exec")
+	cmd := exec.Command("go", "run", "-exec="+execWasm, "./site/e2e/bench/pagecycle", "-min", minDur.String())
+	cmd.Dir = moduleRoot()
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%v: %s", err, oneLine(stderr.String(), 200))
+	}
+	var r measure.Report
+	if err := json.Unmarshal(out, &r); err != nil {
+		return nil, fmt.Errorf("reading its report: %v", err)
+	}
+	return &r, nil
+}
+
+// moduleRoot is the directory of go.mod, where go run ./site/... works.
+func moduleRoot() string {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil || strings.TrimSpace(string(out)) == "" {
+		return "."
+	}
+	return filepath.Dir(strings.TrimSpace(string(out)))
+}
+
+func findPC(r *measure.Report, ds, policy string) *measure.PageCycle {
+	if r == nil {
+		return nil
+	}
+	for i := range r.PageCycles {
+		if p := &r.PageCycles[i]; p.Dataset == ds && p.Policy == policy {
+			return p
+		}
+	}
+	return nil
+}
+
+func findAll(r *measure.Report, ds string) *measure.All {
+	if r == nil {
+		return nil
+	}
+	for i := range r.All {
+		if r.All[i].Dataset == ds {
+			return &r.All[i]
+		}
+	}
+	return nil
+}
+
+func fmtNs(p *measure.PageCycle) string {
+	switch {
+	case p == nil:
+		return "–"
+	case p.Error != "":
+		return "error: " + oneLine(p.Error, 60)
+	}
+	return fmt.Sprintf("%.1f", p.NsPerPC)
+}
+
+func size(d dataset.Info) string {
+	return fmt.Sprintf("%s×%d", thousands(d.Pages), d.Cycles)
+}
+
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func throughputRows(t *table, l *lab.Lab, native measure.Report, node *measure.Report, nodeErr error, br *browserFigures, brErr error) {
+	t.section("throughput: ns per page-cycle, one policy, lab.Run with repeats ≥ " + minDur.String() + " (native · wasm in Node · wasm in Chromium's worker)")
+	if nodeErr != nil {
+		t.fail("wasm in Node (site/e2e/bench/pagecycle)", "", nodeErr)
+	}
+	if brErr != nil {
+		t.fail("wasm in Chromium", "", brErr)
+	}
+	for _, p := range native.PageCycles {
+		d := dataset.Info{ID: p.Dataset, Pages: p.Pages, Cycles: p.Cycles}
+		var b *measure.PageCycle
+		if br != nil {
+			b = findPC(&br.run, p.Dataset, p.Policy)
+		}
+		value := fmt.Sprintf("%s · %s · %s ns", fmtNs(&p), fmtNs(findPC(node, p.Dataset, p.Policy)), fmtNs(b))
+		if b != nil && b.Error == "" {
+			value += fmt.Sprintf(" (%d repeats: worker %.0f ms, round trip %.0f ms)", b.Repeats, b.Ms, br.roundTrip[p.Dataset+"/"+p.Policy])
+		}
+		t.add(fmt.Sprintf("%s on %s (%s)", p.Policy, p.Dataset, size(d)), value, "report", "")
+	}
+
+	t.section("whole-paper scale: every refresh policy, one repeat each")
+	for _, a := range native.All {
+		d := dataset.Info{ID: a.Dataset, Pages: a.Pages, Cycles: a.Cycles}
+		value := fmt.Sprintf("native %.0f ms", a.Ms)
+		if n := findAll(node, a.Dataset); n != nil {
+			value += fmt.Sprintf(" · Node %.0f ms", n.Ms)
+		}
+		budget, ok := "(the 2 s budget is for tan-webarchive)", ""
+		if br != nil {
+			if b, found := br.all[a.Dataset]; found {
+				if b.err != nil {
+					value += " · Chromium FAILED: " + oneLine(b.err.Error(), 60)
+				} else {
+					value += fmt.Sprintf(" · Chromium worker %.0f ms, round trip %.0f ms", b.workerMs, b.roundTrip)
+					if a.Dataset == measure.Tan {
+						ok = verdict(b.roundTrip < 2000)
+					}
+				}
+			}
+		}
+		if a.Dataset == measure.Tan {
+			budget = "< 2 s in the browser"
+			if ok == "" {
+				ok = "FAIL"
+			}
+		}
+		t.add(fmt.Sprintf("every policy on %s (%s)", a.Dataset, size(d)), value, budget, ok)
+	}
+	if _, ok := l.Dataset(measure.Tan); !ok {
+		t.add("every policy on tan-webarchive (300,000×12)", "not bundled yet: nothing to measure", "< 2 s in the browser", "n/a")
+	}
+}
+
+// ---- the browser ----
+
+// allFigure is one every-policy run in the browser.
+type allFigure struct {
+	workerMs, roundTrip float64
+	err                 error
+}
+
+// interaction is the slider figures of one lesson.
+type interaction struct {
+	lesson  string
+	timings []float64
+	err     error
+}
+
+// uploadFigure is the million-row upload.
+type uploadFigure struct {
+	rows, pages, sites, cycles int
+	bytes                      int64
+	pageMs, wallMs             float64 // change event → summary shown, in the page; and as seen from here
+	summary                    map[string]string
+	memSummary, memDrawn       memory
+	drawnMs                    float64 // change event → experiment drawn
+	drawErr                    error
+	err                        error
+}
+
+// memory is what the tab and its lab worker held.
+type memory struct {
+	pageUsed, pageTotal, pageBacking float64 // page's JS heap (CDP Runtime.getHeapUsage)
+	perfMemory                       float64 // performance.memory.usedJSHeapSize
+	workerUsed                       float64 // the worker's JS heap
+	wasm                             float64 // the worker's WebAssembly.Memory, bytes
+	err                              error
+}
+
+type browserFigures struct {
+	run          measure.Report // page-cycles in the worker, from its ms
+	roundTrip    map[string]float64
+	all          map[string]allFigure
+	interactions []interaction
+	upload       uploadFigure
+}
+
+// runBrowser starts the site in-process and headless Chromium, and takes
+// the browser's figures.
+func runBrowser(l *lab.Lab, native measure.Report, node *measure.Report) (*browserFigures, error) {
+	for _, f := range []string{"lab.wasm", "upload.html", "lessons/why-refresh-policies-matter.html"} {
+		if _, err := os.Stat(filepath.Join(*dist, f)); err != nil {
+			return nil, fmt.Errorf("no built site at %s (%v): run make site wasm", *dist, err)
+		}
+	}
+	if _, err := e2e.Chromium(); err != nil {
+		return nil, fmt.Errorf("no Chromium (%v): apt-get install chromium", err)
+	}
+	srv := httptest.NewServer(handler.New(api.New(lab.New()), os.DirFS(*dist)))
+	defer srv.Close()
+	browser, cancel := e2e.NewBrowser(context.Background())
+	defer cancel()
+	if err := chromedp.Do(browser); err != nil {
+		return nil, fmt.Errorf("starting Chromium: %v", err)
+	}
+	b := &browserFigures{roundTrip: map[string]float64{}, all: map[string]allFigure{}}
+
+	fmt.Fprintln(os.Stderr, "bench: WebAssembly throughput in Chromium…")
+	if err := b.pageRuns(browser, srv.URL, l, native, node); err != nil {
+		return nil, err
+	}
+	for _, lesson := range []string{"why-refresh-policies-matter", "sampling-a-site"} {
+		fmt.Fprintf(os.Stderr, "bench: slider → chart on %s…\n", lesson)
+		ts, err := slider(browser, srv.URL+"/lessons/"+lesson+".html", *presses)
+		b.interactions = append(b.interactions, interaction{lesson: lesson, timings: ts, err: err})
+	}
+	fmt.Fprintf(os.Stderr, "bench: uploading %s rows…\n", thousands(*pages**crawls))
+	b.upload = upload(browser, srv.URL+"/upload.html")
+	return b, nil
+}
+
+// pageResult is one API call timed from page JavaScript.
+type pageResult struct {
+	Status    int     `json:"status"`
+	WorkerMs  float64 `json:"ms"`
+	RoundTrip float64 `json:"rt"`
+	Error     string  `json:"error"`
+}
+
+// pageRun posts spec to /api/run through the page's api.js (the wasm
+// worker) and times it.
+func pageRun(ctx context.Context, spec lab.Spec) (pageResult, error) {
+	body, _ := json.Marshal(spec)
+	r, err := e2e.Eval[pageResult](ctx, fmt.Sprintf(`(async () => {
+  const api = await import('/js/api.js');
+  const t0 = performance.now();
+  const r = await api.request('POST', '/api/run', { body: %s });
+  const rt = performance.now() - t0;
+  return { status: r.status, ms: r.ms || 0, rt, error: r.ok ? '' : r.body.slice(0, 300) };
+})()`, strconv.Quote(string(body))))
+	if err == nil && r.Status != 200 {
+		err = fmt.Errorf("/api/run answered %d: %s", r.Status, r.Error)
+	}
+	return r, err
+}
+
+func runSpec(d dataset.Info, repeats int, policies ...string) lab.Spec {
+	s := lab.Spec{Kind: lab.KindRefresh, Dataset: lab.DatasetRef{ID: d.ID}, Repeats: repeats, Seed: 1}
+	for _, p := range policies {
+		s.Policies = append(s.Policies, lab.PolicySpec{ID: p})
+	}
+	return s
+}
+
+// pageRuns times each policy in the browser's worker with the repeats that
+// made Node's run last ≥ min (or a fifth of native's), best of three.
+func (b *browserFigures) pageRuns(browser context.Context, url string, l *lab.Lab, native measure.Report, node *measure.Report) error {
+	ctx, cancel, err := e2e.NewTab(browser)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancelT()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"/upload.html")); err != nil {
+		return err
+	}
+	ids := measure.RefreshPolicies(l)
+	for _, d := range measure.Datasets(l) {
+		// Generate the dataset in the worker and warm the policies up.
+		if _, err := pageRun(ctx, runSpec(d, 1, ids...)); err != nil {
+			return fmt.Errorf("warming up on %s: %v", d.ID, err)
+		}
+		for _, p := range ids {
+			pc := measure.PageCycle{Dataset: d.ID, Pages: d.Pages, Cycles: d.Cycles, Policy: p}
+			if n := findPC(node, d.ID, p); n != nil && n.Repeats > 0 {
+				pc.Repeats = n.Repeats
+			} else if n := findPC(&native, d.ID, p); n != nil {
+				pc.Repeats = max(1, n.Repeats/5)
+			} else {
+				pc.Repeats = 1
+			}
+			best := pageResult{WorkerMs: -1}
+			for range 3 {
+				r, err := pageRun(ctx, runSpec(d, pc.Repeats, p))
+				if err != nil {
+					pc.Error = err.Error()
+					break
+				}
+				if best.WorkerMs < 0 || r.WorkerMs < best.WorkerMs {
+					best = r
+				}
+			}
+			if pc.Error == "" {
+				pc.Ms = best.WorkerMs
+				pc.NsPerPC = best.WorkerMs * 1e6 / float64(d.Pages*d.Cycles*pc.Repeats)
+				b.roundTrip[d.ID+"/"+p] = best.RoundTrip
+			}
+			b.run.PageCycles = append(b.run.PageCycles, pc)
+		}
+	}
+	if ds := measure.Datasets(l); len(ds) > 0 {
+		d := ds[len(ds)-1]
+		r, err := pageRun(ctx, runSpec(d, 1, ids...))
+		b.all[d.ID] = allFigure{workerMs: r.WorkerMs, roundTrip: r.RoundTrip, err: err}
+	}
+	return nil
+}
+
+// slider presses ArrowRight and ArrowLeft in turn on the lesson's budget
+// slider, waiting for each redraw, and returns the page's own timings
+// (window.__refreshLab.timings: input event → chart redrawn).
+func slider(browser context.Context, url string, presses int) ([]float64, error) {
+	ctx, cancel, err := e2e.NewTab(browser)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancelT()
+	console := e2e.Collect(ctx)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1400, 900), chromedp.Navigate(url)); err != nil {
+		return nil, err
+	}
+	if _, err := e2e.WaitRender(ctx, console, 0, 60*time.Second); err != nil {
+		return nil, err
+	}
+	id, err := e2e.Eval[string](ctx, `(() => {
+  const r = [...document.querySelectorAll('#controls input[type=range]')].find((i) => i.labels.length && /Downloads/.test(i.labels[0].textContent));
+  return r ? r.id : '';
+})()`)
+	if err != nil {
+		return nil, err
+	}
+	if id == "" {
+		return nil, errors.New("no budget slider (a range input labelled Downloads…)")
+	}
+	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID(id))); err != nil {
+		return nil, err
+	}
+	count := func() (int, error) { return e2e.Eval[int](ctx, `window.__refreshLab.timings.length`) }
+	start, err := count()
+	if err != nil {
+		return nil, err
+	}
+	for i := range presses {
+		key := kb.ArrowRight
+		if i%2 == 1 {
+			key = kb.ArrowLeft
+		}
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(key)); err != nil {
+			return nil, err
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			n, err := count()
+			if err != nil {
+				return nil, err
+			}
+			if n > start+i {
+				break
+			}
+			if errs := console.Errors(); len(errs) > 0 {
+				return nil, fmt.Errorf("the page failed after press %d:%s", i+1, e2e.FormatMessages(errs))
+			}
+			if time.Now().After(deadline) {
+				p, _ := e2e.ReadProbe(ctx)
+				return nil, fmt.Errorf("press %d: no redraw within 30 s (status %q, error %q)", i+1, p.Status, p.Error)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	all, err := e2e.Eval[[]float64](ctx, `window.__refreshLab.timings`)
+	if err != nil {
+		return nil, err
+	}
+	return all[start:], nil
+}
+
+// upload generates the crawl log, uploads it on the upload page and times
+// it to the summary, then to the drawn experiment, reading the memory.
+func upload(browser context.Context, url string) uploadFigure {
+	var u uploadFigure
+	dir, err := os.MkdirTemp("", "refresh-lab-bench-")
+	if err != nil {
+		u.err = err
+		return u
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "million-crawl-log.csv")
+	f, err := os.Create(path)
+	if err != nil {
+		u.err = err
+		return u
+	}
+	sites := 20
+	shape, err := e2e.WriteCrawlLog(f, sites, max(1, *pages/sites), *crawls)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		u.err = err
+		return u
+	}
+	st, _ := os.Stat(path)
+	u.rows, u.pages, u.sites, u.cycles, u.bytes = shape.Rows, shape.Pages, shape.Sites, shape.Cycles, st.Size()
+
+	ctx, cancel, err := e2e.NewTab(browser)
+	if err != nil {
+		u.err = err
+		return u
+	}
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancelT()
+	console := e2e.Collect(ctx)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1400, 900), chromedp.Navigate(url)); err != nil {
+		u.err = err
+		return u
+	}
+	// Stamp the change event (capturing, so before upload.js reacts) and
+	// the summary's and the experiment's appearance, in the page's clock.
+	if _, err := e2e.Eval[bool](ctx, `(() => {
+  const b = window.__bench = {};
+  document.addEventListener('change', (e) => { if (e.target.id === 'file') b.change = performance.now(); }, true);
+  const summary = document.getElementById('summary');
+  new MutationObserver(() => { if (!summary.hidden && !b.summary) b.summary = performance.now(); }).observe(summary, { attributes: true });
+  return true;
+})()`); err != nil {
+		u.err = err
+		return u
+	}
+	t0 := time.Now()
+	if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{path})); err != nil {
+		u.err = err
+		return u
+	}
+	type stamps struct {
+		Change  float64 `json:"change"`
+		Summary float64 `json:"summary"`
+		Error   string  `json:"error"`
+	}
+	const stampsJS = `(() => { const e = document.getElementById('upload-error'); return { change: window.__bench.change || 0, summary: window.__bench.summary || 0, error: e.hidden ? '' : e.textContent }; })()`
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		s, err := e2e.Eval[stamps](ctx, stampsJS)
+		if err != nil {
+			u.err = err
+			return u
+		}
+		if s.Error != "" {
+			u.err = fmt.Errorf("the upload failed: %s", s.Error)
+			return u
+		}
+		if s.Summary > 0 {
+			u.wallMs = float64(time.Since(t0).Microseconds()) / 1e3
+			u.pageMs = s.Summary - s.Change
+			break
+		}
+		if errs := console.Errors(); len(errs) > 0 {
+			u.err = fmt.Errorf("the page failed:%s", e2e.FormatMessages(errs))
+			return u
+		}
+		if time.Now().After(deadline) {
+			u.err = errors.New("no summary within 2 minutes")
+			return u
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	u.summary, _ = e2e.Eval[map[string]string](ctx, `Object.fromEntries([...document.querySelectorAll('#facts dt')].map((dt) => [dt.textContent, dt.nextElementSibling ? dt.nextElementSibling.textContent : '']))`)
+	u.memSummary = readMemory(ctx, browser)
+
+	// The experiment on the uploaded log (every policy, its default
+	// repeats) follows; wait for it to draw and read the memory again.
+	if _, err := e2e.WaitRender(ctx, console, 0, 3*time.Minute); err != nil {
+		u.drawErr = err
+	} else {
+		u.drawnMs = float64(time.Since(t0).Microseconds()) / 1e3
+	}
+	u.memDrawn = readMemory(ctx, browser)
+	return u
+}
+
+// readMemory reads the page's JS heap and, attached to the lab's worker,
+// the worker's JS heap and its WebAssembly.Memory (found with
+// Runtime.queryObjects, since the page keeps no handle on it).
+func readMemory(ctx, browser context.Context) memory {
+	var m memory
+	h, err := chromedp.Call(ctx, cdpruntime.GetHeapUsage, cdp.Empty{})
+	if err != nil {
+		m.err = err
+		return m
+	}
+	m.pageUsed, m.pageTotal, m.pageBacking = h.UsedSize, h.TotalSize, h.BackingStorageSize
+	m.perfMemory, _ = e2e.Eval[float64](ctx, `performance.memory ? performance.memory.usedJSHeapSize : 0`)
+	infos, err := chromedp.Targets(browser)
+	if err != nil {
+		m.err = err
+		return m
+	}
+	var workers []target.ID
+	for _, i := range infos {
+		if i.Type == "worker" && strings.HasSuffix(i.URL, "lab-worker.js") {
+			workers = append(workers, i.TargetID)
+		}
+	}
+	if len(workers) != 1 {
+		m.err = fmt.Errorf("found %d lab workers, want 1", len(workers))
+		return m
+	}
+	wctx, cancel := chromedp.NewContext(browser, chromedp.WithTargetID(workers[0]), chromedp.WithDetachOnCancel())
+	defer cancel()
+	if err := chromedp.Do(wctx); err != nil {
+		m.err = fmt.Errorf("attaching to the worker: %v", err)
+		return m
+	}
+	wh, err := chromedp.Call(wctx, cdpruntime.GetHeapUsage, cdp.Empty{})
+	if err != nil {
+		m.err = err
+		return m
+	}
+	m.workerUsed = wh.UsedSize
+	proto, err := chromedp.Call(wctx, cdpruntime.Evaluate, cdpruntime.EvaluateParams{Expression: "WebAssembly.Memory.prototype"})
+	if err != nil || proto.Result == nil {
+		m.err = fmt.Errorf("WebAssembly.Memory.prototype: %v", err)
+		return m
+	}
+	objs, err := chromedp.Call(wctx, cdpruntime.QueryObjects, cdpruntime.QueryObjectsParams{PrototypeObjectID: proto.Result.ObjectID})
+	if err != nil || objs.Objects == nil {
+		m.err = fmt.Errorf("queryObjects: %v", err)
+		return m
+	}
+	sizes, err := chromedp.Call(wctx, cdpruntime.CallFunctionOn, cdpruntime.CallFunctionOnParams{
+		FunctionDeclaration: "function () { return this.map((m) => m.buffer.byteLength); }",
+		ObjectID:            objs.Objects.ObjectID,
+		ReturnByValue:       new(true),
+	})
+	if err != nil || sizes.Result == nil {
+		m.err = fmt.Errorf("reading the memories: %v", err)
+		return m
+	}
+	var bs []float64
+	if err := json.Unmarshal(sizes.Result.Value, &bs); err != nil {
+		m.err = err
+		return m
+	}
+	for _, b := range bs {
+		m.wasm += b
+	}
+	return m
+}
+
+// ---- rows ----
+
+func mib(b float64) string { return fmt.Sprintf("%.1f MiB", b/(1<<20)) }
+
+func interactionRows(t *table, br *browserFigures, brErr error) {
+	t.section(fmt.Sprintf("lessons: a slider's input event → the redrawn chart, %d presses of ArrowRight/ArrowLeft on the budget slider, headless Chromium", *presses))
+	if brErr != nil {
+		t.fail("slider → chart", "p95 < 50 ms", brErr)
+		return
+	}
+	for _, in := range br.interactions {
+		name := "slider → chart on " + in.lesson
+		if in.err != nil {
+			t.fail(name, "p95 < 50 ms", in.err)
+			continue
+		}
+		p95 := measure.Quantile(in.timings, 0.95)
+		t.add(name, fmt.Sprintf("median %.0f ms, p95 %.0f ms, max %.0f ms (n=%d)", measure.Quantile(in.timings, 0.5), p95, measure.Quantile(in.timings, 1), len(in.timings)), "p95 < 50 ms", verdict(p95 < 50))
+	}
+}
+
+func uploadRows(t *table, br *browserFigures, brErr error) {
+	t.section("upload: a generated crawl log read in the browser (WebAssembly worker), set with SetUploadFiles")
+	name := fmt.Sprintf("%s-row log → summary shown", thousands(*pages**crawls))
+	if brErr != nil {
+		t.fail(name, "< 3 s", brErr)
+		return
+	}
+	u := br.upload
+	if u.err != nil {
+		t.fail(name, "< 3 s", u.err)
+		return
+	}
+	name = fmt.Sprintf("%s rows (%s pages × %d crawls, %.0f MB) → summary", thousands(u.rows), thousands(u.pages), u.cycles+1, float64(u.bytes)/1e6)
+	t.add(name, fmt.Sprintf("%.2f s (%.2f s seen from Go)", u.pageMs/1000, u.wallMs/1000), "< 3 s", verdict(u.pageMs < 3000))
+	want := map[string]string{"Pages": thousands(u.pages), "Sites": thousands(u.sites), "Crawl rows": thousands(u.rows)}
+	for k, v := range want {
+		if u.summary[k] != v {
+			t.add("summary "+k, fmt.Sprintf("%q, wrote %s", u.summary[k], v), "matches the file", "MISS ✗")
+		}
+	}
+	if u.drawErr != nil {
+		t.fail("then every policy drawn on it", "report", u.drawErr)
+	} else {
+		t.add("then every policy drawn on it (10 repeats)", fmt.Sprintf("%.1f s after the file was set", u.drawnMs/1000), "report", "")
+	}
+	for _, m := range []struct {
+		when string
+		m    memory
+	}{{"after the summary", u.memSummary}, {"after the experiment drew", u.memDrawn}} {
+		if m.m.err != nil {
+			t.fail("memory "+m.when, "bounded, reported", m.m.err)
+			continue
+		}
+		pm := ""
+		if m.m.perfMemory > 0 {
+			pm = fmt.Sprintf(", performance.memory %s", mib(m.m.perfMemory))
+		}
+		t.add("page JS heap "+m.when, fmt.Sprintf("%s used of %s, array buffers %s%s", mib(m.m.pageUsed), mib(m.m.pageTotal), mib(m.m.pageBacking), pm), "report", "")
+		t.add("worker: JS heap / wasm memory "+m.when, fmt.Sprintf("%s / %s (wasm memory never shrinks: its peak)", mib(m.m.workerUsed), mib(m.m.wasm)), "report", "")
+	}
+}
+
+func sizeRows(t *table) {
+	t.section("download: the wasm module")
+	raw, err := os.ReadFile(filepath.Join(*dist, "lab.wasm"))
+	if err != nil {
+		t.fail("lab.wasm", "", err)
+		return
+	}
+	t.add("lab.wasm raw", bytesText(len(raw)), "report", "")
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(raw)
+	zw.Close()
+	t.add("lab.wasm gzip (best)", bytesText(gz.Len()), "report", "")
+	bro, err := exec.LookPath("brotli")
+	if err != nil {
+		t.add("lab.wasm brotli", "brotli not installed", "< 2 MB", "n/a")
+		return
+	}
+	out, err := exec.Command(bro, "-c", "-q", "11", filepath.Join(*dist, "lab.wasm")).Output()
+	if err != nil {
+		t.fail("lab.wasm brotli -q 11", "< 2 MB", err)
+		return
+	}
+	t.add("lab.wasm brotli -q 11", bytesText(len(out)), "< 2 MB", verdict(len(out) < 2_000_000))
+}
+
+func bytesText(n int) string {
+	return fmt.Sprintf("%s bytes (%.2f MB)", thousands(n), float64(n)/1e6)
+}

@@ -1,0 +1,197 @@
+// Package measure times the lab's core, natively or under WebAssembly: the
+// same code runs in make bench's own process and in its js/wasm measuring
+// program (site/e2e/bench/pagecycle), so the two throughputs compare like
+// with like.
+package measure
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/refreshlab/refreshlab/core/dataset"
+	"github.com/refreshlab/refreshlab/core/lab"
+)
+
+// Jordan is the lesson-size bundled dataset every run measures.
+const Jordan = "alqaaideh-jordan"
+
+// Tan is the whole-paper-scale dataset (300,000 pages × 12 cycles) that
+// DESIGN.md's 2 s budget is about, measured when the lab bundles it.
+const Tan = "tan-webarchive"
+
+// PageCycle is one policy's throughput on one dataset.
+type PageCycle struct {
+	Dataset string  `json:"dataset"`
+	Pages   int     `json:"pages"`
+	Cycles  int     `json:"cycles"`
+	Policy  string  `json:"policy"`
+	Repeats int     `json:"repeats"`
+	Ms      float64 `json:"ms"`      // time of the timed run
+	NsPerPC float64 `json:"nsPerPC"` // Ms / (pages × cycles × repeats), in ns
+	Error   string  `json:"error,omitempty"`
+	CalibMs float64 `json:"calibMs"` // time of the first, one-repeat run
+}
+
+// All is every refresh policy, one repeat each, on one dataset.
+type All struct {
+	Dataset  string   `json:"dataset"`
+	Pages    int      `json:"pages"`
+	Cycles   int      `json:"cycles"`
+	Policies []string `json:"policies"`
+	Ms       float64  `json:"ms"`
+	Error    string   `json:"error,omitempty"`
+}
+
+// Report is what the js/wasm measuring program prints as JSON.
+type Report struct {
+	PageCycles []PageCycle `json:"pageCycles"`
+	All        []All       `json:"all"`
+}
+
+// Datasets returns the datasets to measure: Jordan and the largest bundled
+// dataset by page-cycles (which is Tan when the lab has it).
+func Datasets(l *lab.Lab) []dataset.Info {
+	var jordan, largest dataset.Info
+	for _, d := range l.Datasets() {
+		if d.Source == "upload" {
+			continue
+		}
+		if d.ID == Jordan {
+			jordan = d
+		}
+		if d.Pages*d.Cycles > largest.Pages*largest.Cycles {
+			largest = d
+		}
+	}
+	var out []dataset.Info
+	if jordan.ID != "" {
+		out = append(out, jordan)
+	}
+	if largest.ID != "" && largest.ID != jordan.ID {
+		out = append(out, largest)
+	}
+	return out
+}
+
+// RefreshPolicies lists the ids of the lab's refresh policies.
+func RefreshPolicies(l *lab.Lab) []string {
+	var ids []string
+	for _, p := range l.Policies() {
+		if p.Kind == lab.KindRefresh {
+			ids = append(ids, p.ID)
+		}
+	}
+	return ids
+}
+
+func spec(d dataset.Info, repeats int, policies ...string) lab.Spec {
+	s := lab.Spec{Kind: lab.KindRefresh, Dataset: lab.DatasetRef{ID: d.ID}, Repeats: repeats, Seed: 1}
+	for _, p := range policies {
+		s.Policies = append(s.Policies, lab.PolicySpec{ID: p})
+	}
+	return s
+}
+
+func timeRun(l *lab.Lab, s lab.Spec) (time.Duration, error) {
+	t0 := time.Now()
+	_, err := l.Run(s)
+	return time.Since(t0), err
+}
+
+// next returns how many repeats should make a run last at least minDur,
+// given that r repeats took el: as testing.B does, aim 20% past it, grow
+// at most 100-fold at a time, and stay within the lab's limits for d.
+func next(r int, el, minDur time.Duration, d dataset.Info) int {
+	want := int(math.Ceil(1.2 * float64(r) * float64(minDur) / float64(max(el, time.Microsecond))))
+	limit := int(lab.MaxWork / float64(max(1, d.Pages*d.Cycles)))
+	return max(r+1, min(want, 100*r, lab.MaxRepeats, limit))
+}
+
+// Throughput times lab.Run of a one-policy spec on d with enough repeats to
+// last at least minDur: it starts at one repeat and grows the repeats until
+// a run is long enough or the lab's limits stop it, then keeps the fastest
+// of three runs of that length (growing on if even that is well short).
+func Throughput(l *lab.Lab, d dataset.Info, policy string, minDur time.Duration) PageCycle {
+	pc := PageCycle{Dataset: d.ID, Pages: d.Pages, Cycles: d.Cycles, Policy: policy}
+	limit := min(lab.MaxRepeats, int(lab.MaxWork/float64(max(1, d.Pages*d.Cycles))))
+	for r := 1; ; {
+		el, err := timeRun(l, spec(d, r, policy))
+		if err != nil {
+			pc.Error = err.Error()
+			return pc
+		}
+		if r == 1 {
+			pc.CalibMs = ms(el)
+		}
+		if el >= minDur || r >= limit {
+			// The best of three: on a shared machine the slow runs measure
+			// the neighbours. When the best falls well short of minDur,
+			// the first was one of those: grow on.
+			for range 2 {
+				again, err := timeRun(l, spec(d, r, policy))
+				if err != nil {
+					pc.Error = err.Error()
+					return pc
+				}
+				el = min(el, again)
+			}
+			if el >= minDur*4/5 || r >= limit {
+				pc.Repeats = r
+				pc.Ms = ms(el)
+				pc.NsPerPC = float64(el.Nanoseconds()) / float64(d.Pages*d.Cycles*r)
+				return pc
+			}
+		}
+		r = min(next(r, el, minDur, d), limit)
+	}
+}
+
+// Every times one run of every refresh policy, one repeat each, on d: the
+// whole-paper-scale figure.
+func Every(l *lab.Lab, d dataset.Info) All {
+	ids := RefreshPolicies(l)
+	a := All{Dataset: d.ID, Pages: d.Pages, Cycles: d.Cycles, Policies: ids}
+	if _, ok := l.Dataset(d.ID); !ok {
+		a.Error = fmt.Sprintf("no dataset %s", d.ID)
+		return a
+	}
+	el, err := timeRun(l, spec(d, 1, ids...))
+	if err != nil {
+		a.Error = err.Error()
+	}
+	a.Ms = ms(el)
+	return a
+}
+
+// Run measures every refresh policy on every dataset of Datasets, and
+// every policy at once on the largest.
+func Run(l *lab.Lab, minDur time.Duration) Report {
+	var r Report
+	ds := Datasets(l)
+	for _, d := range ds {
+		// Generate the dataset and warm every policy up before timing.
+		l.Run(spec(d, 1, RefreshPolicies(l)...))
+		for _, p := range RefreshPolicies(l) {
+			r.PageCycles = append(r.PageCycles, Throughput(l, d, p, minDur))
+		}
+	}
+	if len(ds) > 0 {
+		r.All = append(r.All, Every(l, ds[len(ds)-1]))
+	}
+	return r
+}
+
+func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+
+// Quantile returns the q-quantile (0..1) of xs by the nearest-rank method.
+func Quantile(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	i := int(math.Ceil(q*float64(len(s)))) - 1
+	return s[min(max(i, 0), len(s)-1)]
+}

@@ -1,0 +1,124 @@
+package lesson
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/refreshlab/refreshlab/core/lab"
+)
+
+const good = `---
+title: A lesson
+summary: One line.
+order: 3
+spec:
+  dataset: {id: taleghani-example}
+  budget: 100
+  policies:
+    - id: site-greedy
+      params: {sampleSize: 10}
+    - id: random
+controls:
+  - field: params.sampleSize
+    label: Sample size
+    min: 1
+    max: 50
+  - field: dataset.id
+    label: Dataset
+  - field: policies
+    label: Policies
+charts:
+  - type: bars
+    metric: changeRatio
+    refs: [{y: 0.66, label: paper}]
+---
+Greedy reaches {{changeRatio site-greedy}}; exactly {{expectedChangeRatio site-greedy}}.
+`
+
+func TestParseGood(t *testing.T) {
+	ls, err := Parse("lessons/a-lesson.md", []byte(good), lab.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ls.ID != "a-lesson" || ls.Title != "A lesson" || ls.Order != 3 {
+		t.Errorf("id %q title %q order %d", ls.ID, ls.Title, ls.Order)
+	}
+	types := []string{"range", "select", "policies"}
+	for i, c := range ls.Controls {
+		if c.Type != types[i] {
+			t.Errorf("control %d (%s): type %q, want %q", i, c.Field, c.Type, types[i])
+		}
+	}
+	if got := len(ls.Readouts); got != 3 {
+		t.Errorf("default readouts: %d metrics, want 3", got)
+	}
+	html := string(ls.HTML)
+	for _, want := range []string{
+		`<output class="live" data-metric="changeRatio" data-policy="site-greedy">`,
+		`<output class="live" data-metric="expectedChangeRatio" data-policy="site-greedy">`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("narrative lacks %s:\n%s", want, html)
+		}
+	}
+}
+
+// TestParseErrors checks that every kind of mistake an instructor can make
+// names the file, where it can the line, and what is wrong.
+func TestParseErrors(t *testing.T) {
+	l := lab.New()
+	tests := []struct {
+		name, src, want string
+	}{
+		{"no front matter", "# Title\n", "a.md:1: expected a YAML front matter"},
+		{"unclosed front matter", "---\ntitle: x\n", "a.md:1: expected the front matter to end"},
+		{"bad yaml", "---\ntitle: [x\n---\n", "a.md:"},
+		{"unknown key", "---\ntitle: x\ncolour: red\n---\n", "field colour not found"},
+		{"no title", strings.Replace(good, "title: A lesson", "title: ''", 1), "title is missing"},
+		{"unknown dataset", strings.Replace(good, "taleghani-example", "nope", 1), `spec: dataset.id: unknown dataset "nope"`},
+		{"unknown policy", strings.Replace(good, "- id: random", "- id: psychic", 1), `unknown policy "psychic"`},
+		{"bad param", strings.Replace(good, "sampleSize: 10}", "sampleSize: -3}", 1), "below the minimum"},
+		{"spec typo", strings.Replace(good, "budget: 100", "budjet: 100", 1), `unknown field "budjet"`},
+		{"control field", strings.Replace(good, "field: params.sampleSize", "field: params.kappa", 1), `no policy in the spec has a parameter "kappa"`},
+		{"control range", strings.Replace(good, "max: 50", "max: 0", 1), "expected min < max"},
+		{"control label", strings.Replace(good, "label: Sample size", "label: ''", 1), "label is missing"},
+		{"chart type", strings.Replace(good, "type: bars", "type: pie", 1), `type "pie"`},
+		{"chart metric", strings.Replace(good, "metric: changeRatio", "metric: speed", 1), `unknown metric "speed"`},
+		{"live metric", strings.Replace(good, "{{changeRatio site-greedy}}", "{{speed site-greedy}}", 1), `unknown metric "speed"`},
+		{"live policy", strings.Replace(good, "{{changeRatio site-greedy}}", "{{changeRatio oracle}}", 1), `policy "oracle" is not in the lesson's spec`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("lessons/a.md", []byte(tt.src), l)
+			if err == nil {
+				t.Fatalf("no error, want one containing %q", tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "lessons/a.md") {
+				t.Errorf("error %q, want it to start with the file and contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestBundledLessons parses every lesson the site ships.
+func TestBundledLessons(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "lessons", "*.md"))
+	if len(files) == 0 {
+		t.Fatal("no lessons found in lessons/")
+	}
+	l := lab.New()
+	for _, f := range files {
+		if strings.EqualFold(filepath.Base(f), "README.md") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Parse(f, src, l); err != nil {
+			t.Error(err)
+		}
+	}
+}

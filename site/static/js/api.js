@@ -1,0 +1,165 @@
+// The lab's API client. Pages call request(method, path, options) and do not
+// care who answers: by default the lab's WebAssembly module, one long-lived
+// Go instance in a Web Worker (any static host works and uploads stay in the
+// browser); with ?engine=server in the page's address, the server the page
+// came from (make serve, or a Cloudflare Worker).
+
+/** @typedef {{status:number, contentType:string, body:string, ok:boolean, ms:number, json:() => any}} Response */
+
+const params = new URLSearchParams(location.search);
+
+/** Which engine answers: "wasm" (default) or "server". */
+export const engineName = params.get('engine') === 'server' ? 'server' : 'wasm';
+
+const listeners = new Set();
+let engineState = { state: 'starting', text: 'starting the lab…' };
+
+/** Calls fn with the engine's state now and whenever it changes. */
+export function onEngine(fn) {
+  listeners.add(fn);
+  fn(engineState);
+  return () => listeners.delete(fn);
+}
+
+function setEngine(state, text) {
+  engineState = { state, text };
+  for (const fn of listeners) fn(engineState);
+}
+
+function response(status, contentType, body, ms) {
+  return {
+    status, contentType, body, ms,
+    ok: status >= 200 && status < 300,
+    json() { return JSON.parse(body); },
+  };
+}
+
+function errorResponse(status, message) {
+  return response(status, 'application/json', JSON.stringify({ error: message }), 0);
+}
+
+/** The Go instance in a Web Worker; restarted if it ever exits. */
+class WorkerEngine {
+  constructor() {
+    this.next = 1;
+    this.pending = new Map();
+    this.start();
+  }
+
+  start() {
+    const t0 = performance.now();
+    setEngine('starting', 'starting the lab…');
+    this.worker = new Worker(new URL('lab-worker.js', import.meta.url));
+    this.ready = new Promise((resolve, reject) => { this.resolveReady = resolve; this.rejectReady = reject; });
+    this.ready.catch(() => {});
+    this.worker.onmessage = (e) => this.receive(e.data, t0);
+    this.worker.onerror = (e) => {
+      e.preventDefault();
+      this.fail(`the lab's worker failed: ${e.message || 'unknown error'}`);
+    };
+  }
+
+  receive(m, t0) {
+    switch (m.type) {
+      case 'ready':
+        setEngine('ready', `WebAssembly in this tab · ready in ${Math.round(performance.now() - t0)} ms`);
+        this.resolveReady();
+        return;
+      case 'failed':
+        this.fail(`the lab could not start: ${m.error}`);
+        return;
+      case 'exit':
+        // The Go instance stopped (it should not): answer what is pending
+        // and start a fresh one for the next request.
+        this.fail('the lab stopped and was restarted; uploaded logs must be read again');
+        return;
+      case 'progress': {
+        const p = this.pending.get(m.id);
+        if (p && p.onProgress) p.onProgress(m.phase, m.done, m.total);
+        return;
+      }
+      case 'response': {
+        const p = this.pending.get(m.id);
+        if (!p) return;
+        this.pending.delete(m.id);
+        p.resolve(response(m.status, m.contentType, m.body, m.ms));
+      }
+    }
+  }
+
+  fail(message) {
+    setEngine('error', message);
+    this.rejectReady(new Error(message));
+    for (const p of this.pending.values()) p.resolve(errorResponse(503, message));
+    this.pending.clear();
+    this.worker.terminate();
+    this.dead = true;
+  }
+
+  async request(method, path, { query = '', body = '', onProgress } = {}) {
+    if (this.dead) {
+      this.dead = false;
+      this.start();
+    }
+    const id = this.next++;
+    return new Promise((resolve) => {
+      this.pending.set(id, { resolve, onProgress });
+      this.worker.postMessage({ id, method, path, query, body });
+    });
+  }
+}
+
+/** The server the page came from. */
+class ServerEngine {
+  constructor() {
+    this.base = new URL('../api/', import.meta.url);
+    setEngine('ready', 'answered by the server');
+  }
+
+  async request(method, path, { query = '', body, onProgress } = {}) {
+    const url = new URL(path.replace(/^\/api\//, ''), this.base);
+    url.search = query;
+    const t0 = performance.now();
+    if (onProgress) onProgress('upload', 0, 1);
+    try {
+      const r = await fetch(url, { method, body: method === 'GET' ? undefined : body });
+      const text = await r.text();
+      return response(r.status, r.headers.get('Content-Type') || '', text, performance.now() - t0);
+    } catch (err) {
+      return errorResponse(503, `the server did not answer: ${err.message}`);
+    }
+  }
+}
+
+let engine;
+
+/** The engine, created on first use. */
+export function getEngine() {
+  if (!engine) engine = engineName === 'server' ? new ServerEngine() : new WorkerEngine();
+  return engine;
+}
+
+/**
+ * Sends one API request. body is a string (JSON) or a Blob (an upload);
+ * query a string without "?". Never throws: failures are responses with an
+ * error status and a JSON {"error": ...} body.
+ * @returns {Promise<Response>}
+ */
+export function request(method, path, options) {
+  return getEngine().request(method, path, options);
+}
+
+/** POSTs v as JSON. */
+export function post(path, v) {
+  return request('POST', path, { body: JSON.stringify(v) });
+}
+
+/** The error message of a failed response, with where it is when known. */
+export function errorOf(r) {
+  try {
+    const e = r.json();
+    return e;
+  } catch {
+    return { error: `HTTP ${r.status}: ${r.body.slice(0, 200)}` };
+  }
+}

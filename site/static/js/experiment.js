@@ -1,0 +1,592 @@
+// An experiment panel: controls that edit a spec, the numbers and charts of
+// its result, exports, and the spec itself in the page's address so a copied
+// link reproduces the view. Lesson pages and the upload page mount one.
+//
+// Runs are coalesced: while one is computing only the newest spec waits, so
+// dragging a slider never queues stale work.
+
+import { request, post, errorOf, onEngine, engineName } from './api.js';
+import { restoreUpload } from './uploads.js';
+
+const $ = (sel, root = document) => root.querySelector(sel);
+
+/** Creates an element with attributes and children (strings become text). */
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+/** Formats a metric value for people. */
+export function fmt(metric, v) {
+  if (v === null || v === undefined || Number.isNaN(v)) return '–';
+  if (metric && metric.unit === 'ratio') return v.toFixed(3);
+  const a = Math.abs(v);
+  if (a >= 100) return v.toFixed(0);
+  if (a >= 10) return v.toFixed(1);
+  return v.toFixed(2);
+}
+
+function halfWidth(s) {
+  return s && s.hi !== null && s.lo !== null && s.hi !== undefined ? (s.hi - s.lo) / 2 : null;
+}
+
+/** The catalog (datasets, policies, metrics), fetched once per page. */
+let catalogPromise = null;
+export function catalog() {
+  if (!catalogPromise) {
+    catalogPromise = Promise.all([request('GET', '/api/datasets'), request('GET', '/api/policies')]).then(([d, p]) => {
+      if (!d.ok || !p.ok) throw new Error(errorOf(d.ok ? p : d).error);
+      const pol = p.json();
+      return { datasets: d.json().datasets, policies: pol.policies, metrics: pol.metrics };
+    });
+    catalogPromise.catch(() => { catalogPromise = null; });
+  }
+  return catalogPromise;
+}
+
+export function refreshCatalog() {
+  catalogPromise = null;
+  return catalog();
+}
+
+// ---- the spec and the address bar ----
+
+const clone = (v) => JSON.parse(JSON.stringify(v));
+
+/** Reads the spec from ?spec= in the address, or returns null. */
+export function specFromURL() {
+  const raw = new URLSearchParams(location.search).get('spec');
+  if (!raw) return null;
+  try {
+    const s = JSON.parse(raw);
+    if (typeof s !== 'object' || s === null || Array.isArray(s)) throw new Error('expected a JSON object');
+    return s;
+  } catch (err) {
+    return { error: `The link's spec could not be read (${err.message}); showing the lesson's own.` };
+  }
+}
+
+function writeURL(spec) {
+  const u = new URL(location.href);
+  u.searchParams.set('spec', JSON.stringify(spec));
+  history.replaceState(null, '', u);
+}
+
+/** Reads a control's value from the spec. */
+function getField(spec, field) {
+  if (field === 'dataset.id') return spec.dataset && spec.dataset.id;
+  if (field === 'policies') return (spec.policies || []).map((p) => p.id);
+  let m = /^params\.(.+)$/.exec(field);
+  if (m) {
+    for (const p of spec.policies || []) if (p.params && m[1] in p.params) return p.params[m[1]];
+    return undefined;
+  }
+  m = /^policies\.([^.]+)\.(.+)$/.exec(field);
+  if (m) {
+    const p = (spec.policies || []).find((q) => q.id === m[1]);
+    return p && p.params ? p.params[m[2]] : undefined;
+  }
+  return spec[field];
+}
+
+/** Writes a control's value into the spec; undefined removes a parameter. */
+function setField(spec, field, value, cat) {
+  if (field === 'dataset.id') { spec.dataset = { id: value }; return; }
+  if (field === 'policies') {
+    const keep = new Map((spec.policies || []).map((p) => [p.id, p]));
+    spec.policies = value.map((id) => keep.get(id) || { id });
+    return;
+  }
+  const setParam = (p, name) => {
+    p.params = p.params || {};
+    if (value === undefined) delete p.params[name];
+    else p.params[name] = value;
+    if (Object.keys(p.params).length === 0) delete p.params;
+  };
+  let m = /^params\.(.+)$/.exec(field);
+  if (m) {
+    for (const p of spec.policies || []) {
+      const d = cat.policies.find((x) => x.id === p.id);
+      if (d && d.params.some((q) => q.name === m[1])) setParam(p, m[1]);
+    }
+    return;
+  }
+  m = /^policies\.([^.]+)\.(.+)$/.exec(field);
+  if (m) {
+    const p = (spec.policies || []).find((q) => q.id === m[1]);
+    if (p) setParam(p, m[2]);
+    return;
+  }
+  spec[field] = value;
+}
+
+/** The parameter a control edits, from the catalog, if any. */
+function paramOf(c, spec, cat) {
+  let m = /^params\.(.+)$/.exec(c.field);
+  const name = m ? m[1] : (/^policies\.[^.]+\.(.+)$/.exec(c.field) || [])[1];
+  if (!name) return null;
+  const ids = m ? (spec.policies || []).map((p) => p.id) : [c.field.split('.')[1]];
+  for (const id of ids) {
+    const d = cat.policies.find((x) => x.id === id);
+    const p = d && d.params.find((q) => q.name === name);
+    if (p) return p;
+  }
+  return null;
+}
+
+// ---- mounting ----
+
+/**
+ * Mounts an experiment panel in root.
+ * config: {id, spec, controls, charts, readouts}; options.urlState: keep
+ * the spec in the address bar.
+ */
+export async function mountExperiment(root, config, options = {}) {
+  const x = new Experiment(root, config, options);
+  await x.init();
+  return x;
+}
+
+let controlSeq = 0;
+
+class Experiment {
+  constructor(root, config, options) {
+    this.root = root;
+    this.config = config;
+    this.options = options;
+    this.form = $('#controls', root);
+    this.status = $('#status', root);
+    this.error = $('#error', root);
+    this.readouts = $('#readouts', root);
+    this.charts = $('#charts', root);
+    this.actions = $('#actions', root);
+    this.specText = $('#spec-text', root);
+    this.pending = null;
+    this.running = false;
+    this.inputAt = null;
+    this.result = null;
+    this.svgs = [];
+    window.__refreshLab = window.__refreshLab || { timings: [], renders: 0 };
+    this.probe = window.__refreshLab;
+  }
+
+  async init() {
+    const engineLabel = $('#engine');
+    if (engineLabel) onEngine((s) => { engineLabel.textContent = s.text; engineLabel.dataset.state = s.state; });
+    this.setStatus('Starting the lab…');
+    let cat;
+    try {
+      cat = await catalog();
+    } catch (err) {
+      this.showError({ error: `The lab did not start: ${err.message}` });
+      this.setStatus('');
+      return;
+    }
+    this.cat = cat;
+    let spec = clone(this.config.spec);
+    const fromURL = this.options.urlState ? specFromURL() : null;
+    if (fromURL && fromURL.error) this.showError({ error: fromURL.error });
+    else if (fromURL) spec = fromURL;
+    this.spec = spec;
+    this.buildControls();
+    this.buildActions();
+    if (this.specText) {
+      $('#spec-apply', this.root).addEventListener('click', () => this.applySpecText());
+    }
+    this.schedule();
+  }
+
+  // ---- controls ----
+
+  buildControls() {
+    this.form.replaceChildren();
+    this.form.addEventListener('submit', (e) => e.preventDefault());
+    this.inputs = [];
+    for (const c of this.config.controls) {
+      const node = this.buildControl(c);
+      if (node) this.form.append(node);
+    }
+  }
+
+  buildControl(c) {
+    const id = `ctl-${++controlSeq}`;
+    const help = c.help ? el('p', { class: 'help', id: `${id}-help`, text: c.help }) : null;
+    const describedBy = help ? `${id}-help` : undefined;
+    const onInput = (e) => {
+      this.inputAt = e && e.timeStamp !== undefined ? e.timeStamp : performance.now();
+      this.schedule();
+    };
+    switch (c.type) {
+      case 'select': {
+        const opts = (c.options && c.options.length ? c.options : this.cat.datasets.map((d) => d.id))
+          .map((dsID) => this.cat.datasets.find((d) => d.id === dsID))
+          .filter(Boolean);
+        const current = getField(this.spec, c.field);
+        if (current && !opts.some((d) => d.id === current)) {
+          const d = this.cat.datasets.find((q) => q.id === current);
+          opts.push(d || { id: current, name: current });
+        }
+        const sel = el('select', { id, 'aria-describedby': describedBy },
+          opts.map((d) => el('option', { value: d.id, selected: d.id === current }, d.name)));
+        sel.addEventListener('change', (e) => { setField(this.spec, c.field, sel.value, this.cat); onInput(e); });
+        this.inputs.push({ c, sync: () => { sel.value = getField(this.spec, c.field); } });
+        return el('div', { class: 'control' }, el('label', { for: id, text: c.label }), sel, help);
+      }
+      case 'policies': {
+        const ids = c.options && c.options.length ? c.options : this.cat.policies.filter((p) => p.kind === 'refresh').map((p) => p.id);
+        const boxes = ids.map((pid) => {
+          const d = this.cat.policies.find((p) => p.id === pid);
+          const bid = `${id}-${pid}`;
+          const box = el('input', { type: 'checkbox', id: bid, value: pid });
+          box.addEventListener('change', (e) => {
+            const chosen = boxes.filter((b) => b.box.checked).map((b) => b.box.value);
+            if (chosen.length === 0) { box.checked = true; return; }
+            // Keep the catalog's order so colours stay put.
+            setField(this.spec, 'policies', ids.filter((q) => chosen.includes(q)), this.cat);
+            onInput(e);
+          });
+          return { box, node: el('label', { class: 'check', for: bid }, box, d ? d.name : pid, d && d.oracle ? el('span', { class: 'tag', text: 'upper bound' }) : null) };
+        });
+        const sync = () => {
+          const on = getField(this.spec, 'policies');
+          for (const b of boxes) b.box.checked = on.includes(b.box.value);
+        };
+        sync();
+        this.inputs.push({ c, sync });
+        return el('fieldset', { class: 'control policies', 'aria-describedby': describedBy }, el('legend', { text: c.label }), boxes.map((b) => b.node), help);
+      }
+      case 'checkbox': {
+        const box = el('input', { type: 'checkbox', id, 'aria-describedby': describedBy });
+        box.addEventListener('change', (e) => { setField(this.spec, c.field, box.checked, this.cat); onInput(e); });
+        const sync = () => { box.checked = !!getField(this.spec, c.field); };
+        sync();
+        this.inputs.push({ c, sync });
+        return el('div', { class: 'control' }, el('label', { class: 'check', for: id }, box, c.label), help);
+      }
+      default:
+        return this.buildRange(c, id, help, describedBy, onInput);
+    }
+  }
+
+  buildRange(c, id, help, describedBy, onInput) {
+    const p = paramOf(c, this.spec, this.cat);
+    const auto = p && (p.default === null || p.default === undefined) && p.auto;
+    const fallback = () => (p && typeof p.default === 'number' ? p.default : c.min);
+    const range = el('input', { type: 'range', id, min: c.min, max: c.max, step: c.step, 'aria-describedby': describedBy });
+    const number = el('input', { type: 'number', min: c.min, max: c.max, step: c.step, 'aria-label': `${c.label} (exact value)`, class: 'exact' });
+    const shown = el('output', { for: id, class: 'value' });
+    let autoBox = null;
+    const write = (v, e) => {
+      setField(this.spec, c.field, v, this.cat);
+      onInput(e);
+    };
+    range.addEventListener('input', (e) => {
+      number.value = range.value;
+      shown.textContent = range.value;
+      write(Number(range.value), e);
+    });
+    number.addEventListener('change', (e) => {
+      let v = Number(number.value);
+      if (!Number.isFinite(v)) return;
+      v = Math.min(c.max, Math.max(c.min, v));
+      number.value = v;
+      range.value = v;
+      shown.textContent = v;
+      write(v, e);
+    });
+    const row = el('div', { class: 'range-row' }, range, number);
+    if (auto) {
+      const aid = `${id}-auto`;
+      autoBox = el('input', { type: 'checkbox', id: aid });
+      autoBox.addEventListener('change', (e) => {
+        if (autoBox.checked) write(undefined, e);
+        else write(Number(range.value), e);
+        sync();
+      });
+      row.append(el('label', { class: 'check auto', for: aid }, autoBox, `auto: ${p.auto}`));
+    }
+    const sync = () => {
+      let v = getField(this.spec, c.field);
+      const isAuto = auto && (v === undefined || v === null);
+      if (isAuto) {
+        const resolved = this.resolvedParam(c);
+        v = resolved !== undefined ? resolved : fallback();
+      }
+      if (v === undefined || v === null) v = fallback();
+      range.value = v;
+      number.value = v;
+      shown.textContent = isAuto ? `${v} (auto)` : String(v);
+      if (autoBox) autoBox.checked = isAuto;
+      range.disabled = number.disabled = false;
+    };
+    sync();
+    this.inputs.push({ c, sync });
+    return el('div', { class: 'control range' },
+      el('label', { for: id }, el('span', { text: c.label }), shown), row, help);
+  }
+
+  /** The value the lab used for a control's parameter in the last result. */
+  resolvedParam(c) {
+    if (!this.result) return undefined;
+    return getField(this.result.spec, c.field);
+  }
+
+  syncControls() {
+    for (const i of this.inputs) i.sync();
+  }
+
+  // ---- running ----
+
+  schedule() {
+    this.pending = clone(this.spec);
+    this.pendingInputAt = this.inputAt;
+    if (!this.running) this.pump();
+  }
+
+  async pump() {
+    this.running = true;
+    this.root.setAttribute('aria-busy', 'true');
+    while (this.pending) {
+      const spec = this.pending;
+      const inputAt = this.pendingInputAt;
+      this.pending = null;
+      await this.run(spec, inputAt);
+    }
+    this.running = false;
+    this.root.removeAttribute('aria-busy');
+  }
+
+  async run(spec, inputAt) {
+    if (this.options.urlState) writeURL(spec);
+    if (this.specText && document.activeElement !== this.specText) this.specText.value = JSON.stringify(spec, null, 2);
+    this.setStatus('Computing…');
+    if (spec.dataset && /^upload-/.test(spec.dataset.id || '') && !this.cat.datasets.some((d) => d.id === spec.dataset.id)) {
+      const restored = await restoreUpload(spec.dataset.id);
+      if (restored) this.cat = await refreshCatalog();
+      else {
+        this.showError({ error: `This link names an uploaded log (${spec.dataset.id}) that is not in this browser. Read the log again on the upload page; the link works once the same file is back.` });
+        this.setStatus('');
+        return;
+      }
+    }
+    const t0 = performance.now();
+    const r = await post('/api/run', spec);
+    if (!r.ok) {
+      this.showError(errorOf(r));
+      this.setStatus('');
+      return;
+    }
+    const result = r.json();
+    const runMs = performance.now() - t0;
+    const svgs = await Promise.all(this.config.charts.map((ch) => post('/api/chart', {
+      result,
+      chart: { type: ch.type, metric: ch.metric, title: ch.title, policies: ch.policies, refs: ch.refs },
+    })));
+    const bad = svgs.find((s) => !s.ok);
+    if (bad) {
+      this.showError(errorOf(bad));
+      this.setStatus('');
+      return;
+    }
+    if (this.pending) return; // a newer spec waits: skip drawing this one
+    this.hideError();
+    this.result = result;
+    this.render(result, svgs.map((s) => s.body));
+    this.syncControls();
+    const total = performance.now() - t0;
+    const s = result.spec;
+    const unit = result.dataset.cycleUnit || 'cycle';
+    this.setStatus(`${s.policies.length} ${s.policies.length === 1 ? 'policy' : 'policies'} × ${s.repeats} repeats × ${s.cycles} ${unit}${s.cycles === 1 ? '' : 's'} of ${result.dataset.pages.toLocaleString()} pages: ran in ${Math.round(runMs)} ms, drawn in ${Math.round(total - runMs)} ms ${engineName === 'wasm' ? '(WebAssembly in this tab)' : '(server)'}.`);
+    await new Promise((res) => requestAnimationFrame(() => res()));
+    this.probe.renders++;
+    if (inputAt !== null && inputAt !== undefined) this.probe.timings.push(performance.now() - inputAt);
+    this.root.dispatchEvent(new CustomEvent('rendered', { detail: result }));
+  }
+
+  applySpecText() {
+    const hint = $('#spec-hint', this.root);
+    try {
+      const s = JSON.parse(this.specText.value);
+      if (typeof s !== 'object' || s === null || Array.isArray(s)) throw new Error('expected a JSON object');
+      this.spec = s;
+      hint.textContent = '';
+      this.syncControls();
+      this.schedule();
+    } catch (err) {
+      hint.textContent = `Not valid JSON: ${err.message}`;
+    }
+  }
+
+  // ---- rendering ----
+
+  metric(id) {
+    return this.cat.metrics.find((m) => m.id === id) || { id, name: id, unit: '' };
+  }
+
+  render(result, svgs) {
+    this.renderReadouts(result);
+    this.renderCharts(result, svgs);
+    this.renderLive(result);
+  }
+
+  renderReadouts(result) {
+    const metrics = (this.config.readouts || ['changeRatio', 'freshness', 'age']).map((m) => this.metric(m));
+    const hasExpect = result.policies.some((p) => p.expectedChangeRatio !== undefined);
+    const unit = result.dataset.cycleUnit || 'cycle';
+    const head = el('tr', {}, el('th', { scope: 'col', text: 'Policy' }),
+      metrics.map((m) => el('th', { scope: 'col', title: m.help }, m.name, m.unit === 'cycle' ? ` (${unit}s)` : '', el('span', { class: 'better', text: m.better === 'lower' ? ' ↓' : ' ↑', 'aria-label': `${m.better} is better` }))),
+      hasExpect ? el('th', { scope: 'col', title: 'The exact expectation of ChangeRatio for one cycle, summed over every possible sample' }, 'Exact expectation') : null);
+    const rows = result.policies.map((p) => el('tr', { class: p.oracle ? 'oracle' : '' },
+      el('th', { scope: 'row' }, p.name, p.oracle ? el('span', { class: 'tag', text: 'upper bound' }) : null),
+      metrics.map((m) => {
+        const s = p[m.id];
+        const h = halfWidth(s);
+        return el('td', {}, el('span', { class: 'num', text: fmt(m, s.mean) }), h !== null ? el('span', { class: 'pm', text: ` ± ${fmt(m, h)}` }) : null);
+      }),
+      hasExpect ? el('td', {}, el('span', { class: 'num', text: p.expectedChangeRatio !== undefined ? p.expectedChangeRatio.toFixed(4) : '–' })) : null));
+    const caption = el('caption', {}, `Mean over ${result.spec.repeats} repeats, averaged over ${result.spec.cycles} ${unit}${result.spec.cycles === 1 ? '' : 's'}; ± is the half-width of the 95% interval across repeats. ${result.dataset.name}, ${result.spec.budget} downloads per ${unit}, seed ${result.spec.seed}.`);
+    this.readouts.replaceChildren(el('table', { class: 'numbers' }, caption, el('thead', {}, head), el('tbody', {}, rows)));
+  }
+
+  renderCharts(result, svgs) {
+    this.svgs = svgs;
+    const figs = this.config.charts.map((ch, i) => {
+      const figure = el('figure', { class: 'chart' });
+      figure.append(svgNode(svgs[i]));
+      const m = this.metric(ch.metric);
+      const cap = el('figcaption', {}, ch.caption || '');
+      const table = ch.type === 'bars' ? barsTable(result, m, ch) : cyclesTable(result, m, ch);
+      const details = el('details', { class: 'data' }, el('summary', { text: 'Data table' }), table);
+      const dl = el('button', { type: 'button', class: 'small', text: 'Download SVG', onclick: () => download(svgs[i], `${this.fileBase(result)}-${ch.metric}-${ch.type}.svg`, 'image/svg+xml') });
+      figure.append(cap, el('div', { class: 'chart-tools' }, details, dl));
+      return figure;
+    });
+    this.charts.replaceChildren(...figs);
+  }
+
+  renderLive(result) {
+    for (const o of document.querySelectorAll('output.live')) {
+      const p = result.policies.find((q) => q.id === o.dataset.policy);
+      if (!p) { o.textContent = '–'; continue; }
+      if (o.dataset.metric === 'expectedChangeRatio') {
+        o.textContent = p.expectedChangeRatio !== undefined ? p.expectedChangeRatio.toFixed(3) : '–';
+      } else {
+        o.textContent = fmt(this.metric(o.dataset.metric), p[o.dataset.metric] && p[o.dataset.metric].mean);
+      }
+    }
+  }
+
+  fileBase(result) {
+    return `refresh-lab-${this.config.id || 'experiment'}-${result.dataset.id}-seed${result.spec.seed}`;
+  }
+
+  buildActions() {
+    const copy = el('button', { type: 'button', text: 'Copy link' });
+    copy.addEventListener('click', async () => {
+      try {
+        await navigator.clipboard.writeText(location.href);
+        copy.textContent = 'Link copied';
+      } catch {
+        prompt('Copy this link:', location.href);
+      }
+      setTimeout(() => { copy.textContent = 'Copy link'; }, 1500);
+    });
+    const csv = el('button', { type: 'button', text: 'Download CSV', onclick: () => this.result && download(toCSV(this.result, this.cat.metrics), `${this.fileBase(this.result)}.csv`, 'text/csv') });
+    const json = el('button', { type: 'button', text: 'Download JSON', onclick: () => this.result && download(JSON.stringify(this.result, null, 2), `${this.fileBase(this.result)}.json`, 'application/json') });
+    this.actions.replaceChildren(copy, csv, json);
+  }
+
+  setStatus(text) {
+    if (this.status) this.status.textContent = text;
+  }
+
+  showError(e) {
+    const where = [e.field && `in ${e.field}`, e.line && `line ${e.line}`, e.column && `column ${e.column}`].filter(Boolean).join(', ');
+    this.error.replaceChildren(el('strong', { text: 'This did not run. ' }), e.error || 'Unknown error', where && !String(e.error).includes(e.field || '\u0000') ? ` (${where})` : '');
+    this.error.hidden = false;
+  }
+
+  hideError() {
+    this.error.hidden = true;
+  }
+}
+
+// ---- helpers ----
+
+/** Parses our SVG and returns it as a node, dropping anything scriptable. */
+function svgNode(text) {
+  const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+  const svg = doc.documentElement;
+  if (svg.nodeName !== 'svg') return el('p', { class: 'error', text: 'The chart could not be drawn.' });
+  for (const s of svg.querySelectorAll('script, foreignObject')) s.remove();
+  for (const n of svg.querySelectorAll('*')) {
+    for (const a of [...n.attributes]) if (/^on/i.test(a.name)) n.removeAttribute(a.name);
+  }
+  return document.importNode(svg, true);
+}
+
+function cyclesTable(result, m, ch) {
+  const pols = result.policies.filter((p) => !ch.policies || ch.policies.length === 0 || ch.policies.includes(p.id));
+  const unit = result.dataset.cycleUnit || 'cycle';
+  const n = result.spec.cycles;
+  const head = el('tr', {}, el('th', { scope: 'col', text: unit }), pols.map((p) => el('th', { scope: 'col', text: p.name })));
+  const rows = [];
+  for (let c = 0; c < n; c++) {
+    rows.push(el('tr', {}, el('th', { scope: 'row', text: String(c + 1) }), pols.map((p) => {
+      const s = p.perCycle[m.id][c];
+      const h = halfWidth(s);
+      return el('td', { text: fmt(m, s.mean) + (h !== null ? ` ± ${fmt(m, h)}` : '') });
+    })));
+  }
+  return el('table', { class: 'data-table' }, el('caption', { text: `${m.name} per ${unit}: mean ± 95% half-width over ${result.spec.repeats} repeats` }), el('thead', {}, head), el('tbody', {}, rows));
+}
+
+function barsTable(result, m, ch) {
+  const pols = result.policies.filter((p) => !ch.policies || ch.policies.length === 0 || ch.policies.includes(p.id));
+  const head = el('tr', {}, ['Policy', 'Mean', '95% low', '95% high', 'Repeats'].map((t) => el('th', { scope: 'col', text: t })));
+  const rows = pols.map((p) => {
+    const s = p[m.id];
+    return el('tr', {}, el('th', { scope: 'row', text: p.name }), [s.mean, s.lo, s.hi].map((v) => el('td', { text: fmt(m, v) })), el('td', { text: String(s.n) }));
+  });
+  return el('table', { class: 'data-table' }, el('caption', { text: `${m.name} by policy, averaged over cycles` }), el('thead', {}, head), el('tbody', {}, rows));
+}
+
+/** The result as long-format CSV: one row per policy, cycle and metric. */
+export function toCSV(result, metrics) {
+  const q = (v) => {
+    const s = v === null || v === undefined ? '' : String(v);
+    return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  const lines = [['dataset', 'policy', 'params', 'cycle', 'metric', 'mean', 'lo', 'hi', 'n', 'budget', 'repeats', 'seed'].join(',')];
+  const s = result.spec;
+  for (const p of result.policies) {
+    const params = JSON.stringify(p.params || {});
+    for (const m of metrics) {
+      if (!p[m.id]) continue;
+      const row = (cycle, st) => lines.push([result.dataset.id, p.id, params, cycle, m.id, st.mean, st.lo, st.hi, st.n, s.budget, s.repeats, s.seed].map(q).join(','));
+      row('all', p[m.id]);
+      (p.perCycle[m.id] || []).forEach((st, i) => row(i + 1, st));
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function download(text, name, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = el('a', { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

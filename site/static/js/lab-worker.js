@@ -1,0 +1,75 @@
+// The Web Worker that hosts the lab: one long-lived Go instance (lab.wasm)
+// answering API requests posted by api.js, so the page never blocks while
+// the core computes. If the instance ever exits, the worker reports it and
+// api.js starts a new worker.
+/* global Go */
+importScripts('wasm_exec.js');
+
+let ready = null;
+
+function start() {
+  ready = new Promise((resolve, reject) => {
+    self.onRefreshLabReady = resolve;
+    const go = new Go();
+    WebAssembly.instantiateStreaming(fetch(new URL('../lab.wasm', self.location.href)), go.importObject)
+      .then(({ instance }) => {
+        go.run(instance).then(() => postMessage({ type: 'exit' }), (err) => postMessage({ type: 'failed', error: String(err) }));
+      })
+      .catch(reject);
+  });
+  ready.then(() => postMessage({ type: 'ready' }), (err) => postMessage({ type: 'failed', error: String(err && err.message || err) }));
+}
+
+// readBlob reads an upload in chunks, reporting progress, into one buffer.
+async function readBlob(blob, id) {
+  const total = blob.size;
+  const out = new Uint8Array(total);
+  const reader = blob.stream().getReader();
+  let done = 0;
+  let last = 0;
+  for (;;) {
+    const { value, done: end } = await reader.read();
+    if (end) break;
+    out.set(value, done);
+    done += value.length;
+    const now = performance.now();
+    if (now - last > 50) {
+      postMessage({ type: 'progress', id, phase: 'read', done, total });
+      last = now;
+    }
+  }
+  return out;
+}
+
+self.onmessage = async (e) => {
+  const { id, method, path, query, body } = e.data;
+  try {
+    await ready;
+    let payload = body;
+    let total = 0;
+    if (body instanceof Blob) {
+      total = body.size;
+      payload = await readBlob(body, id);
+    }
+    let last = 0;
+    const progress = (done) => {
+      const now = performance.now();
+      if (now - last > 50) {
+        postMessage({ type: 'progress', id, phase: 'parse', done, total });
+        last = now;
+      }
+    };
+    const t0 = performance.now();
+    const r = self.refreshLab.handle(method, path, query || '', payload ?? '', progress);
+    postMessage({ type: 'response', id, status: r.status, contentType: r.contentType, body: r.body, ms: performance.now() - t0 });
+  } catch (err) {
+    postMessage({
+      type: 'response', id, status: 500, contentType: 'application/json',
+      body: JSON.stringify({ error: `the lab's module failed: ${err && err.message || err}` }),
+    });
+    // A Go instance that has exited cannot answer again.
+    if (String(err).includes('exited')) postMessage({ type: 'exit' });
+  }
+};
+
+start();

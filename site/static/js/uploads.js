@@ -1,0 +1,61 @@
+// Uploaded crawl logs: read by the lab in this tab, and kept in this
+// browser's IndexedDB (never sent anywhere) so that a reload or a copied
+// link in the same browser finds the dataset again.
+
+import { request, errorOf } from './api.js';
+
+const DB = 'refresh-lab';
+const STORE = 'uploads';
+
+function open() {
+  return new Promise((resolve, reject) => {
+    if (!('indexedDB' in self)) { reject(new Error('no IndexedDB')); return; }
+    const r = indexedDB.open(DB, 1);
+    r.onupgradeneeded = () => r.result.createObjectStore(STORE, { keyPath: 'id' });
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error);
+  });
+}
+
+async function tx(mode, fn) {
+  const db = await open();
+  return new Promise((resolve, reject) => {
+    const t = db.transaction(STORE, mode);
+    const req = fn(t.objectStore(STORE));
+    t.oncomplete = () => { db.close(); resolve(req && req.result); };
+    t.onerror = () => { db.close(); reject(t.error); };
+  });
+}
+
+/**
+ * Reads a crawl log (a File or Blob) into the lab. Resolves to
+ * {ok, dataset, summary} or {ok: false, error: {...}} with the line and
+ * column of a bad file. onProgress(phase, done, total) reports reading and
+ * parsing.
+ */
+export async function uploadLog(file, { name, cycle, onProgress } = {}) {
+  const q = new URLSearchParams({ format: 'crawl-log', name: name || file.name || 'crawl log' });
+  if (cycle) q.set('cycle', cycle);
+  const r = await request('POST', '/api/datasets', { query: q.toString(), body: file, onProgress });
+  if (!r.ok) return { ok: false, error: errorOf(r) };
+  const { dataset, summary } = r.json();
+  try {
+    await tx('readwrite', (s) => s.put({ id: dataset.id, name: q.get('name'), cycle: cycle || '', blob: file, saved: Date.now() }));
+  } catch {
+    // Private windows may refuse storage: the upload still works now.
+  }
+  return { ok: true, dataset, summary };
+}
+
+/** Reads a log saved by uploadLog into the lab again; true on success. */
+export async function restoreUpload(id) {
+  let rec;
+  try {
+    rec = await tx('readonly', (s) => s.get(id));
+  } catch {
+    return false;
+  }
+  if (!rec) return false;
+  const r = await uploadLog(rec.blob, { name: rec.name, cycle: rec.cycle });
+  return r.ok && r.dataset.id === id;
+}

@@ -1,0 +1,74 @@
+//go:build js && wasm
+
+// Command lab is the browser module: one long-lived Go instance, started in
+// a Web Worker by site/static/js/lab-worker.js, that answers the lab's API
+// without a server. It publishes globalThis.refreshLab.handle(method, path,
+// query, body[, progress]) returning {status, contentType, body}, where
+// body is a string or a Uint8Array and progress(bytesRead) is called during
+// an upload, and calls
+// globalThis.onRefreshLabReady() once it is ready. State (uploaded datasets,
+// generated ones) lives as long as the worker.
+package main
+
+import (
+	"net/url"
+	"syscall/js"
+
+	"github.com/refreshlab/refreshlab/core/api"
+	"github.com/refreshlab/refreshlab/core/lab"
+)
+
+func main() {
+	rt := api.New(lab.New())
+	handle := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		return respond(rt.Serve(request(args)))
+	})
+	js.Global().Set("refreshLab", js.ValueOf(map[string]any{
+		"handle":  handle,
+		"version": api.Version,
+	}))
+	if ready := js.Global().Get("onRefreshLabReady"); ready.Type() == js.TypeFunction {
+		ready.Invoke()
+	}
+	select {} // keep the instance alive for the next request
+}
+
+// request reads handle's arguments: method, path, query string and body (a
+// string or a Uint8Array), each optional after the path.
+func request(args []js.Value) api.Request {
+	arg := func(i int) js.Value {
+		if i < len(args) {
+			return args[i]
+		}
+		return js.Undefined()
+	}
+	req := api.Request{Method: "GET", Path: "/"}
+	if m := arg(0); m.Type() == js.TypeString {
+		req.Method = m.String()
+	}
+	if p := arg(1); p.Type() == js.TypeString {
+		req.Path = p.String()
+	}
+	if q := arg(2); q.Type() == js.TypeString {
+		req.Query, _ = url.ParseQuery(q.String())
+	}
+	switch b := arg(3); {
+	case b.Type() == js.TypeString:
+		req.Body = []byte(b.String())
+	case b.InstanceOf(js.Global().Get("Uint8Array")):
+		req.Body = make([]byte, b.Get("length").Int())
+		js.CopyBytesToGo(req.Body, b)
+	}
+	if f := arg(4); f.Type() == js.TypeFunction {
+		req.Progress = func(read int64) { f.Invoke(float64(read)) }
+	}
+	return req
+}
+
+func respond(resp api.Response) any {
+	return js.ValueOf(map[string]any{
+		"status":      resp.Status,
+		"contentType": resp.ContentType,
+		"body":        string(resp.Body),
+	})
+}
