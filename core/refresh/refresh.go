@@ -120,29 +120,51 @@ func (c Cycle) ChangeRatio() float64 {
 	return float64(c.Changed) / float64(c.Downloads)
 }
 
-// Sim tracks the crawler's copy of every page against the source.
+// Sim tracks the crawler's copy of every page against the source. Its
+// work per cycle is proportional to the cycle's changes and downloads, not
+// to the number of pages, so large repositories and many repeats stay fast.
 type Sim struct {
 	truth *dataset.Truth
 	since []float64 // time of the first missed change, -1 when fresh
 	pos   []int32   // index of each stale page in stale, -1 when fresh
 	stale []int32
+	// sinceSum is Σ since over the stale pages, kept with Neumaier's
+	// compensated summation so that age stays exact to the last bits
+	// however many pages come and go.
+	sinceSum, sinceComp float64
 }
 
 // NewSim returns a simulator for d with every copy fresh at time 0.
 func NewSim(d *dataset.Dataset) *Sim {
 	n := len(d.Pages)
 	s := &Sim{truth: &d.Truth, since: make([]float64, n), pos: make([]int32, n)}
-	s.Reset()
-	return s
-}
-
-// Reset makes every copy fresh again, for the next repeat.
-func (s *Sim) Reset() {
 	for i := range s.since {
 		s.since[i] = -1
 		s.pos[i] = -1
 	}
+	return s
+}
+
+// Reset makes every copy fresh again, for the next repeat. Only stale
+// pages hold state, so only they are touched.
+func (s *Sim) Reset() {
+	for _, p := range s.stale {
+		s.since[p] = -1
+		s.pos[p] = -1
+	}
 	s.stale = s.stale[:0]
+	s.sinceSum, s.sinceComp = 0, 0
+}
+
+// addSince adds x to sinceSum (Neumaier's variant of Kahan summation).
+func (s *Sim) addSince(x float64) {
+	t := s.sinceSum + x
+	if math.Abs(s.sinceSum) >= math.Abs(x) {
+		s.sinceComp += (s.sinceSum - t) + x
+	} else {
+		s.sinceComp += (x - t) + s.sinceSum
+	}
+	s.sinceSum = t
 }
 
 // Stale implements Truth.
@@ -162,6 +184,7 @@ func (s *Sim) refresh(p int32) bool {
 	s.pos[last] = i
 	s.stale = s.stale[:len(s.stale)-1]
 	s.pos[p] = -1
+	s.addSince(-s.since[p])
 	s.since[p] = -1
 	return true
 }
@@ -173,6 +196,7 @@ func (s *Sim) change(c int) {
 			continue
 		}
 		s.since[p] = s.truth.FirstChange(c, i)
+		s.addSince(s.since[p])
 		s.pos[p] = int32(len(s.stale))
 		s.stale = append(s.stale, p)
 	}
@@ -187,15 +211,16 @@ func (s *Sim) Run(p Policy, budget, cycles int, out []Cycle) []Cycle {
 		cr := Crawl{sim: s, cycle: c, remaining: budget}
 		p.Refresh(&cr)
 		now := float64(c + 1)
-		var age float64
-		for _, q := range s.stale {
-			age += now - s.since[q]
+		// Σ (now − since) over the stale pages.
+		age := now*float64(len(s.stale)) - (s.sinceSum + s.sinceComp)
+		if len(s.stale) == 0 {
+			age = 0
 		}
 		out = append(out, Cycle{
 			Downloads: cr.downloads,
 			Changed:   cr.changed,
 			Freshness: 1 - float64(len(s.stale))/n,
-			Age:       age / n,
+			Age:       max(age, 0) / n,
 		})
 	}
 	return out
