@@ -3,9 +3,11 @@ package api
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/refreshlab/refreshlab/core/chart"
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/stat"
 )
 
 // ChartRequest is the body of POST /api/chart: a result to draw, or a spec
@@ -20,6 +22,7 @@ type ChartRequest struct {
 const (
 	ChartCycles = "cycles" // one line per policy over the cycles
 	ChartBars   = "bars"   // one bar per policy: the metric averaged over cycles
+	ChartSweep  = "sweep"  // one line per policy over the values of the spec's sweep
 )
 
 // ChartOptions says what to draw.
@@ -32,8 +35,14 @@ type ChartOptions struct {
 		Y     float64 `json:"y"`
 		Label string  `json:"label"`
 	} `json:"refs,omitempty"` // horizontal reference lines, e.g. a paper's figure
-	Width  int `json:"width,omitempty"`
-	Height int `json:"height,omitempty"`
+	// MarkAuto, on a sweep of params.NAME, marks the value the policies
+	// compute for NAME when the spec leaves it out (such as √(N·r)).
+	MarkAuto bool `json:"markAuto,omitempty"`
+	// Expected, on a sweep of a one-cycle run, adds each policy's exact
+	// expected ChangeRatio as a dashed line.
+	Expected bool `json:"expected,omitempty"`
+	Width    int  `json:"width,omitempty"`
+	Height   int  `json:"height,omitempty"`
 }
 
 func (rt *Router) chart(req Request) Response {
@@ -133,6 +142,65 @@ func Chart(res *lab.Result, opts ChartOptions) ([]byte, error) {
 			c.Bars = append(c.Bars, chart.Bar{Label: p.Name, Value: s.Mean, Lo: s.Lo, Hi: s.Hi, Dashed: p.Oracle})
 		}
 		return c.SVG()
+	case ChartSweep:
+		return sweepChart(res, opts, m, ylabel, yr, refs, about)
 	}
-	return nil, fmt.Errorf("unknown chart type %q (expected %q or %q)", opts.Type, ChartCycles, ChartBars)
+	return nil, fmt.Errorf("unknown chart type %q (expected %q, %q or %q)", opts.Type, ChartCycles, ChartBars, ChartSweep)
+}
+
+// sweepChart draws a metric against the values of the spec's sweep.
+func sweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, ylabel string, yr *chart.Range, refs []chart.Ref, about string) ([]byte, error) {
+	sw := res.Sweep
+	if sw == nil {
+		return nil, fmt.Errorf("a sweep chart needs a result with a sweep (the spec's \"sweep\")")
+	}
+	xlabel := strings.TrimPrefix(sw.Field, "params.")
+	c := chart.Line{
+		Title:       opts.Title,
+		Description: fmt.Sprintf("Mean %s against %s, %d values, with 95%% intervals across repeats. %s", m.Name, xlabel, len(sw.Values), about),
+		XLabel:      xlabel, YLabel: ylabel, YRange: yr, Refs: refs,
+		Width: opts.Width, Height: opts.Height,
+	}
+	if c.Title == "" {
+		c.Title = fmt.Sprintf("%s against %s", m.Name, xlabel)
+	}
+	for _, p := range sw.Policies {
+		if len(opts.Policies) > 0 && !slices.Contains(opts.Policies, p.ID) {
+			continue
+		}
+		var per []stat.Summary
+		switch m.ID {
+		case lab.MetricChangeRatio:
+			per = p.ChangeRatio
+		case lab.MetricFreshness:
+			per = p.Freshness
+		default:
+			per = p.Age
+		}
+		s := chart.Series{Name: p.Name, Dashed: p.Oracle}
+		for i, v := range per {
+			s.X = append(s.X, sw.Values[i])
+			s.Y, s.Lo, s.Hi = append(s.Y, v.Mean), append(s.Lo, v.Lo), append(s.Hi, v.Hi)
+		}
+		c.Series = append(c.Series, s)
+		if opts.Expected && m.ID == lab.MetricChangeRatio && p.ExpectedChangeRatio != nil {
+			e := chart.Series{Name: p.Name + " (exact expectation)", Dashed: true}
+			for i, x := range p.ExpectedChangeRatio {
+				if x != nil {
+					e.X, e.Y = append(e.X, sw.Values[i]), append(e.Y, *x)
+				}
+			}
+			c.Series = append(c.Series, e)
+		}
+	}
+	if name, ok := strings.CutPrefix(sw.Field, "params."); ok && opts.MarkAuto {
+		for _, p := range res.Policies {
+			if slices.Contains(p.Auto, name) {
+				v, _ := p.Params[name].(float64)
+				c.Marks = append(c.Marks, chart.Mark{X: v, Label: fmt.Sprintf("default %s = %v", name, v)})
+				break
+			}
+		}
+	}
+	return c.SVG()
 }

@@ -3,6 +3,7 @@ package lab
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/param"
@@ -17,6 +18,8 @@ type Result struct {
 	Spec     Spec           `json:"spec"`
 	Dataset  dataset.Info   `json:"dataset"`
 	Policies []PolicyResult `json:"policies"`
+	// Sweep holds the runs at each value of the spec's sweep, if it has one.
+	Sweep *SweepResult `json:"sweep,omitempty"`
 }
 
 // PolicyResult holds one policy's metrics. Each headline metric is the
@@ -32,6 +35,10 @@ type PolicyResult struct {
 	Freshness   stat.Summary `json:"freshness"`
 	Age         stat.Summary `json:"age"` // in cycles
 	Downloads   stat.Summary `json:"downloads"`
+
+	// Auto names the parameters whose value the policy computed (their
+	// default is Auto, such as √(N·r)); Params holds the values.
+	Auto []string `json:"auto,omitempty"`
 
 	// ExpectedChangeRatio is the exact expectation of ChangeRatio, when the
 	// run is one cycle and the policy can compute it (Descriptor.Expect).
@@ -88,9 +95,16 @@ func (l *Lab) Resolve(spec Spec) (Spec, *dataset.Dataset, error) {
 	if len(spec.Policies) > MaxPolicies {
 		return spec, nil, specErr("policies", "at most %d policies per run, got %d", MaxPolicies, len(spec.Policies))
 	}
-	if work := float64(n) * float64(spec.Cycles) * float64(spec.Repeats) * float64(len(spec.Policies)); work > MaxWork {
-		return spec, nil, specErr("repeats", "too much work: %d pages × %d cycles × %d repeats × %d policies exceeds %.0g page-cycles; use fewer repeats",
-			n, spec.Cycles, spec.Repeats, len(spec.Policies), MaxWork)
+	points := 1.0
+	if spec.Sweep != nil {
+		if err := checkSweep(spec.Sweep); err != nil {
+			return spec, nil, err
+		}
+		points += float64(len(spec.Sweep.Values))
+	}
+	if work := float64(n) * float64(spec.Cycles) * float64(spec.Repeats) * float64(len(spec.Policies)) * points; work > MaxWork {
+		return spec, nil, specErr("repeats", "too much work: %d pages × %d cycles × %d repeats × %d policies × %.0f runs exceeds %.0g page-cycles; use fewer repeats",
+			n, spec.Cycles, spec.Repeats, len(spec.Policies), points, MaxWork)
 	}
 	ps := make([]PolicySpec, len(spec.Policies))
 	for i, p := range spec.Policies {
@@ -127,6 +141,11 @@ func (l *Lab) Run(spec Spec) (res *Result, err error) {
 		res.Spec.Policies[i].Params = pr.Params
 		res.Policies = append(res.Policies, pr)
 	}
+	if spec.Sweep != nil {
+		if res.Sweep, err = l.runSweep(spec); err != nil {
+			return nil, err
+		}
+	}
 	return res, nil
 }
 
@@ -161,6 +180,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		perCR[c], perFr[c], perAg[c] = make([]float64, reps), make([]float64, reps), make([]float64, reps)
 	}
 	var params param.Values
+	var auto []string
 	for r := range reps {
 		vals := make(param.Values, len(spec.Policies[i].Params))
 		for k, v := range spec.Policies[i].Params {
@@ -180,6 +200,12 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		}
 		if r == 0 {
 			params = vals
+			for k := range vals {
+				if _, given := spec.Policies[i].Params[k]; !given {
+					auto = append(auto, k)
+				}
+			}
+			slices.Sort(auto)
 		}
 		*buf = sim.Run(p, spec.Budget, nc, (*buf)[:0])
 		var sumCR, sumFr, sumAg, sumDl float64
@@ -207,7 +233,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		}
 	}
 	pr = PolicyResult{
-		ID: desc.ID, Name: desc.Name, Oracle: desc.Oracle, Params: params, ExpectedChangeRatio: pr.ExpectedChangeRatio,
+		ID: desc.ID, Name: desc.Name, Oracle: desc.Oracle, Params: params, Auto: auto, ExpectedChangeRatio: pr.ExpectedChangeRatio,
 		ChangeRatio: stat.Summarize(cr), Freshness: stat.Summarize(fr),
 		Age: stat.Summarize(ag), Downloads: stat.Summarize(dl),
 	}

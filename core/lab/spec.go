@@ -29,6 +29,17 @@ type Spec struct {
 	Repeats  int          `json:"repeats"`
 	Seed     uint64       `json:"seed"`
 	Policies []PolicySpec `json:"policies"`
+	// Sweep, when set, also runs the spec once per value of one field, for
+	// charts of a metric against, say, the sample size.
+	Sweep *Sweep `json:"sweep,omitempty"`
+}
+
+// Sweep varies one numeric field of a spec: "budget", "cycles",
+// "repeats", "seed", "params.NAME" (every policy that has parameter NAME)
+// or "policies.ID.NAME" (policy ID only).
+type Sweep struct {
+	Field  string    `json:"field"`
+	Values []float64 `json:"values"`
 }
 
 // DatasetRef names a dataset of the catalog.
@@ -47,8 +58,10 @@ const (
 	DefaultRepeats = 10
 	MaxRepeats     = 10000
 	MaxPolicies    = 24
-	// MaxWork bounds pages × cycles × repeats × policies.
+	// MaxWork bounds pages × cycles × repeats × policies (× sweep values).
 	MaxWork = 2e9
+	// MaxSweep bounds the values of a sweep.
+	MaxSweep = 200
 )
 
 // SpecError is a spec that cannot run: Field says where, in the JSON path

@@ -50,7 +50,7 @@ type Lesson struct {
 type Control struct {
 	Field   string   `json:"field" yaml:"field"`
 	Label   string   `json:"label" yaml:"label"`
-	Type    string   `json:"type" yaml:"type"` // range, select, checkbox or policies; inferred when empty
+	Type    string   `json:"type" yaml:"type"` // range, select, choice, checkbox or policies; inferred when empty
 	Min     float64  `json:"min,omitempty" yaml:"min"`
 	Max     float64  `json:"max,omitempty" yaml:"max"`
 	Step    float64  `json:"step,omitempty" yaml:"step"`
@@ -66,6 +66,8 @@ type Chart struct {
 	Caption  string   `json:"caption,omitempty" yaml:"caption"`
 	Policies []string `json:"policies,omitempty" yaml:"policies"`
 	Refs     []Ref    `json:"refs,omitempty" yaml:"refs"`
+	MarkAuto bool     `json:"markAuto,omitempty" yaml:"markAuto"` // sweep: mark the computed default
+	Expected bool     `json:"expected,omitempty" yaml:"expected"` // sweep: draw exact expectations
 }
 
 // Ref is a horizontal reference line on a chart, such as a paper's figure.
@@ -165,8 +167,11 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 		return nil, fail(0, "charts: a lesson needs at least one chart")
 	}
 	for i, c := range ls.Charts {
-		if c.Type != "cycles" && c.Type != "bars" {
-			return nil, fail(0, "charts[%d]: type %q (expected cycles or bars)", i, c.Type)
+		if c.Type != "cycles" && c.Type != "bars" && c.Type != "sweep" {
+			return nil, fail(0, "charts[%d]: type %q (expected cycles, bars or sweep)", i, c.Type)
+		}
+		if c.Type == "sweep" && ls.Spec.Sweep == nil {
+			return nil, fail(0, "charts[%d]: a sweep chart needs a sweep in the spec", i)
 		}
 		if _, ok := lab.MetricByID(c.Metric); !ok {
 			return nil, fail(0, "charts[%d]: unknown metric %q (expected one of %s)", i, c.Metric, lab.MetricIDs())
@@ -215,6 +220,18 @@ func checkControl(c *Control, spec lab.Spec, l *lab.Lab) error {
 		}
 		return "", false
 	}
+	// typed sets the control's type from its parameter's.
+	typed := func(t string) error {
+		switch t {
+		case "bool":
+			c.Type = "checkbox"
+			return nil
+		case "enum":
+			c.Type = "choice"
+			return nil
+		}
+		return numeric()
+	}
 	switch {
 	case slices.Contains(specFields, c.Field):
 		return numeric()
@@ -248,11 +265,7 @@ func checkControl(c *Control, spec lab.Spec, l *lab.Lab) error {
 		if !found {
 			return fmt.Errorf("no policy in the spec has a parameter %q", name)
 		}
-		if typ == "bool" {
-			c.Type = "checkbox"
-			return nil
-		}
-		return numeric()
+		return typed(typ)
 	case strings.HasPrefix(c.Field, "policies."):
 		id, name, ok := strings.Cut(strings.TrimPrefix(c.Field, "policies."), ".")
 		if !ok {
@@ -262,11 +275,7 @@ func checkControl(c *Control, spec lab.Spec, l *lab.Lab) error {
 		if !ok {
 			return fmt.Errorf("policy %q has no parameter %q", id, name)
 		}
-		if t == "bool" {
-			c.Type = "checkbox"
-			return nil
-		}
-		return numeric()
+		return typed(t)
 	}
 	return fmt.Errorf("unknown field (expected one of %s, dataset.id, params.NAME, policies.ID.NAME or policies)", strings.Join(specFields, ", "))
 }

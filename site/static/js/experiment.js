@@ -266,6 +266,19 @@ class Experiment {
         this.inputs.push({ c, sync });
         return el('fieldset', { class: 'control policies', 'aria-describedby': describedBy }, el('legend', { text: c.label }), boxes.map((b) => b.node), help);
       }
+      case 'choice': {
+        const p = paramOf(c, this.spec, this.cat);
+        const options = (c.options && c.options.length ? c.options : (p && p.options) || []);
+        const sel = el('select', { id, 'aria-describedby': describedBy }, options.map((o) => el('option', { value: o }, o)));
+        sel.addEventListener('change', (e) => { setField(this.spec, c.field, sel.value, this.cat); onInput(e); });
+        const sync = () => {
+          const v = getField(this.spec, c.field);
+          sel.value = v !== undefined ? v : (p && p.default) || options[0];
+        };
+        sync();
+        this.inputs.push({ c, sync });
+        return el('div', { class: 'control' }, el('label', { for: id, text: c.label }), sel, help);
+      }
       case 'checkbox': {
         const box = el('input', { type: 'checkbox', id, 'aria-describedby': describedBy });
         box.addEventListener('change', (e) => { setField(this.spec, c.field, box.checked, this.cat); onInput(e); });
@@ -391,7 +404,7 @@ class Experiment {
     const runMs = performance.now() - t0;
     const svgs = await Promise.all(this.config.charts.map((ch) => post('/api/chart', {
       result,
-      chart: { type: ch.type, metric: ch.metric, title: ch.title, policies: ch.policies, refs: ch.refs },
+      chart: { type: ch.type, metric: ch.metric, title: ch.title, policies: ch.policies, refs: ch.refs, markAuto: ch.markAuto, expected: ch.expected },
     })));
     const bad = svgs.find((s) => !s.ok);
     if (bad) {
@@ -466,7 +479,7 @@ class Experiment {
       figure.append(svgNode(svgs[i]));
       const m = this.metric(ch.metric);
       const cap = el('figcaption', {}, ch.caption || '');
-      const table = ch.type === 'bars' ? barsTable(result, m, ch) : cyclesTable(result, m, ch);
+      const table = ch.type === 'bars' ? barsTable(result, m, ch) : ch.type === 'sweep' ? sweepTable(result, m, ch) : cyclesTable(result, m, ch);
       const details = el('details', { class: 'data' }, el('summary', { text: 'Data table' }), table);
       const dl = el('button', { type: 'button', class: 'small', text: 'Download SVG', onclick: () => download(svgs[i], `${this.fileBase(result)}-${ch.metric}-${ch.type}.svg`, 'image/svg+xml') });
       figure.append(cap, el('div', { class: 'chart-tools' }, details, dl));
@@ -552,6 +565,20 @@ function cyclesTable(result, m, ch) {
   return el('table', { class: 'data-table' }, el('caption', { text: `${m.name} per ${unit}: mean ± 95% half-width over ${result.spec.repeats} repeats` }), el('thead', {}, head), el('tbody', {}, rows));
 }
 
+function sweepTable(result, m, ch) {
+  const sw = result.sweep;
+  if (!sw) return el('p', { text: 'No sweep in this result.' });
+  const pols = sw.policies.filter((p) => !ch.policies || ch.policies.length === 0 || ch.policies.includes(p.id));
+  const name = sw.field.replace(/^params\./, '');
+  const head = el('tr', {}, el('th', { scope: 'col', text: name }), pols.map((p) => el('th', { scope: 'col', text: p.name })));
+  const rows = sw.values.map((v, i) => el('tr', {}, el('th', { scope: 'row', text: String(v) }), pols.map((p) => {
+    const s = p[m.id][i];
+    const h = halfWidth(s);
+    return el('td', { text: fmt(m, s.mean) + (h !== null ? ` ± ${fmt(m, h)}` : '') });
+  })));
+  return el('table', { class: 'data-table' }, el('caption', { text: `${m.name} against ${name}: mean ± 95% half-width over ${result.spec.repeats} repeats` }), el('thead', {}, head), el('tbody', {}, rows));
+}
+
 function barsTable(result, m, ch) {
   const pols = result.policies.filter((p) => !ch.policies || ch.policies.length === 0 || ch.policies.includes(p.id));
   const head = el('tr', {}, ['Policy', 'Mean', '95% low', '95% high', 'Repeats'].map((t) => el('th', { scope: 'col', text: t })));
@@ -562,21 +589,33 @@ function barsTable(result, m, ch) {
   return el('table', { class: 'data-table' }, el('caption', { text: `${m.name} by policy, averaged over cycles` }), el('thead', {}, head), el('tbody', {}, rows));
 }
 
-/** The result as long-format CSV: one row per policy, cycle and metric. */
+/**
+ * The result as long-format CSV: one row per policy, cycle (or "all") and
+ * metric; a sweep adds one row per policy, value and metric, its point named
+ * in the "sweep" column as field=value.
+ */
 export function toCSV(result, metrics) {
   const q = (v) => {
     const s = v === null || v === undefined ? '' : String(v);
     return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
-  const lines = [['dataset', 'policy', 'params', 'cycle', 'metric', 'mean', 'lo', 'hi', 'n', 'budget', 'repeats', 'seed'].join(',')];
+  const lines = [['dataset', 'policy', 'params', 'sweep', 'cycle', 'metric', 'mean', 'lo', 'hi', 'n', 'budget', 'repeats', 'seed'].join(',')];
   const s = result.spec;
+  const row = (policy, params, point, cycle, metric, st) => lines.push(
+    [result.dataset.id, policy, JSON.stringify(params || {}), point, cycle, metric, st.mean, st.lo, st.hi, st.n, s.budget, s.repeats, s.seed].map(q).join(','));
   for (const p of result.policies) {
-    const params = JSON.stringify(p.params || {});
     for (const m of metrics) {
       if (!p[m.id]) continue;
-      const row = (cycle, st) => lines.push([result.dataset.id, p.id, params, cycle, m.id, st.mean, st.lo, st.hi, st.n, s.budget, s.repeats, s.seed].map(q).join(','));
-      row('all', p[m.id]);
-      (p.perCycle[m.id] || []).forEach((st, i) => row(i + 1, st));
+      row(p.id, p.params, '', 'all', m.id, p[m.id]);
+      (p.perCycle[m.id] || []).forEach((st, i) => row(p.id, p.params, '', i + 1, m.id, st));
+    }
+  }
+  if (result.sweep) {
+    const sw = result.sweep;
+    for (const p of sw.policies) {
+      for (const m of metrics) {
+        (p[m.id] || []).forEach((st, i) => row(p.id, p.params[i], `${sw.field}=${sw.values[i]}`, 'all', m.id, st));
+      }
     }
   }
   return lines.join('\n') + '\n';

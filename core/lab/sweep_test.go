@@ -1,0 +1,84 @@
+package lab_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/param"
+)
+
+// TestSweepMatchesSeparateRuns checks that each point of a sweep is the
+// run of the spec with that value, and that the main result is the spec's
+// own run.
+func TestSweepMatchesSeparateRuns(t *testing.T) {
+	l := lab.New()
+	base := lab.Spec{
+		Dataset: lab.DatasetRef{ID: "taleghani-example"}, Budget: 100, Repeats: 50, Seed: 3,
+		Policies: []lab.PolicySpec{{ID: "site-greedy"}, {ID: "random"}},
+	}
+	spec := base
+	spec.Sweep = &lab.Sweep{Field: "params.sampleSize", Values: []float64{1, 5, 10, 20}}
+	res, err := l.Run(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := l.Run(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := mustJSON(t, res.Policies), mustJSON(t, own.Policies); got != want {
+		t.Errorf("the main result differs from the spec's own run")
+	}
+	sw := res.Sweep
+	if sw == nil || len(sw.Policies) != 2 {
+		t.Fatalf("sweep: %+v", sw)
+	}
+	for i, v := range spec.Sweep.Values {
+		one := base
+		one.Policies = []lab.PolicySpec{{ID: "site-greedy", Params: param.Values{"sampleSize": v}}, {ID: "random"}}
+		r, err := l.Run(one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p := range r.Policies {
+			if got, want := mustJSON(t, sw.Policies[p].ChangeRatio[i]), mustJSON(t, r.Policies[p].ChangeRatio); got != want {
+				t.Errorf("%s at sampleSize %v: sweep %s, separate run %s", r.Policies[p].ID, v, got, want)
+			}
+		}
+		if e := sw.Policies[0].ExpectedChangeRatio[i]; e == nil || *e != *r.Policies[0].ExpectedChangeRatio {
+			t.Errorf("site-greedy at %v: expectation %v, separate run %v", v, e, *r.Policies[0].ExpectedChangeRatio)
+		}
+		if got := sw.Policies[0].Params[i]["sampleSize"]; got != v {
+			t.Errorf("site-greedy params at point %d: sampleSize %v, want %v", i, got, v)
+		}
+	}
+	if got := res.Policies[0].Auto; len(got) != 1 || got[0] != "sampleSize" {
+		t.Errorf("main run's auto = %v, want [sampleSize]", got)
+	}
+}
+
+func TestSweepErrors(t *testing.T) {
+	l := lab.New()
+	tests := []struct {
+		sweep lab.Sweep
+		field string
+		msg   string
+	}{
+		{lab.Sweep{Values: []float64{1}}, "sweep.field", "missing"},
+		{lab.Sweep{Field: "budget"}, "sweep.values", "expected 1 to"},
+		{lab.Sweep{Field: "params.kappa", Values: []float64{1}}, "sweep.field", "no policy in the spec has"},
+		{lab.Sweep{Field: "colour", Values: []float64{1}}, "sweep.field", "unknown field"},
+		{lab.Sweep{Field: "budget", Values: []float64{1.5}}, "sweep.field", "whole numbers"},
+		{lab.Sweep{Field: "params.sampleSize", Values: []float64{0}}, "sweep.values", "below the minimum"},
+	}
+	for _, tt := range tests {
+		spec := lab.Spec{Dataset: lab.DatasetRef{ID: "taleghani-example"}, Repeats: 2,
+			Policies: []lab.PolicySpec{{ID: "site-greedy"}}, Sweep: &tt.sweep}
+		_, err := l.Run(spec)
+		se, ok := err.(*lab.SpecError)
+		if !ok || se.Field != tt.field || !strings.Contains(se.Msg, tt.msg) {
+			t.Errorf("sweep %+v: error %v, want field %s containing %q", tt.sweep, err, tt.field, tt.msg)
+		}
+	}
+}
