@@ -34,6 +34,20 @@ type Repository struct {
 	// one column per name, one value per page.
 	Features map[string][]float64
 
+	// Links, when not nil, lists each page's out-links as page indexes: the
+	// link graph that TOPIC (Taleghani Alg. 1) and PageRank read.
+	Links [][]int32
+
+	// Terms, when not nil, lists the distinct terms each page contains, as
+	// indexes into TermNames, in ascending order.
+	Terms     [][]int32
+	TermNames []string
+
+	// Content, when not nil, describes what a crawler sees in each version
+	// of a page. Policies read it only through the copies they download
+	// (refresh.Crawl.Copy), never the source's current version.
+	Content Content
+
 	once       sync.Once
 	sitePages  [][]int32
 	labelPages [][]int32
@@ -66,6 +80,21 @@ func (r *Repository) build() {
 		}
 	}
 	r.sitePages, r.labelPages = sp, lp
+}
+
+// Content describes the versions of pages. Version 0 of a page is the copy
+// the crawler holds at time 0; each cycle in which the page changes at the
+// source makes its next version.
+type Content interface {
+	// Attributes names the observable attributes of a version, such as
+	// "words", "images", "tables" or "size".
+	Attributes() []string
+	// Version writes the attributes of version v of page p into out, which
+	// has one element per attribute.
+	Version(p, v int32, out []float64)
+	// Similarity is the cosine similarity of the texts of versions a and b
+	// of page p, 1 when they are the same version.
+	Similarity(p, a, b int32) float64
 }
 
 // Truth records, for each cycle, which pages changed at the source during it.
@@ -165,6 +194,33 @@ func (d *Dataset) Validate() error {
 	for name, col := range d.Features {
 		if len(col) != len(d.Pages) {
 			return fmt.Errorf("feature %q has %d values for %d pages", name, len(col), n)
+		}
+	}
+	if d.Links != nil {
+		if len(d.Links) != len(d.Pages) {
+			return fmt.Errorf("links: %d lists for %d pages", len(d.Links), n)
+		}
+		for i, out := range d.Links {
+			for _, q := range out {
+				if q < 0 || q >= n {
+					return fmt.Errorf("links: page %d links to page %d, out of range", i, q)
+				}
+			}
+		}
+	}
+	if d.Terms != nil {
+		if len(d.Terms) != len(d.Pages) {
+			return fmt.Errorf("terms: %d lists for %d pages", len(d.Terms), n)
+		}
+		for i, ts := range d.Terms {
+			for j, t := range ts {
+				if t < 0 || int(t) >= len(d.TermNames) {
+					return fmt.Errorf("terms: page %d has term %d, out of range", i, t)
+				}
+				if j > 0 && ts[j-1] >= t {
+					return fmt.Errorf("terms: page %d's terms are not ascending and distinct", i)
+				}
+			}
 		}
 	}
 	if d.Truth.First != nil && len(d.Truth.First) != len(d.Truth.Changed) {

@@ -64,6 +64,39 @@ type Lab struct {
 	built    map[string]*dataset.Dataset
 	uploads  []*dataset.Dataset
 	policies []refresh.Descriptor
+	memo     map[memoKey]*memoEntry
+}
+
+type memoKey struct{ dataset, key string }
+
+type memoEntry struct {
+	once sync.Once
+	v    any
+	err  error
+}
+
+// MaxMemo bounds what the lab remembers for policies (refresh.Env.Memo);
+// past it, the memory starts afresh.
+const MaxMemo = 64
+
+// memoFor returns the refresh.Env.Memo of dataset id: values built once per
+// key and dataset, shared by every repeat and run.
+func (l *Lab) memoFor(id string) func(string, func() (any, error)) (any, error) {
+	return func(key string, build func() (any, error)) (any, error) {
+		l.mu.Lock()
+		if l.memo == nil || len(l.memo) >= MaxMemo {
+			l.memo = map[memoKey]*memoEntry{}
+		}
+		k := memoKey{id, key}
+		e, ok := l.memo[k]
+		if !ok {
+			e = &memoEntry{}
+			l.memo[k] = e
+		}
+		l.mu.Unlock()
+		e.once.Do(func() { e.v, e.err = build() })
+		return e.v, e.err
+	}
 }
 
 // New returns a lab with the bundled datasets and every policy.
@@ -114,6 +147,11 @@ func (l *Lab) AddUpload(d *dataset.Dataset) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.uploads = slices.DeleteFunc(l.uploads, func(u *dataset.Dataset) bool { return u.Info.ID == d.Info.ID })
+	for k := range l.memo {
+		if k.dataset == d.Info.ID {
+			delete(l.memo, k)
+		}
+	}
 	l.uploads = append(l.uploads, d)
 	if len(l.uploads) > MaxUploads {
 		l.uploads = slices.Delete(l.uploads, 0, len(l.uploads)-MaxUploads)

@@ -134,7 +134,7 @@ func (l *Lab) Run(spec Spec) (res *Result, err error) {
 	var cycles []refresh.Cycle
 	for i, ps := range spec.Policies {
 		desc, _ := l.policy(ps.ID)
-		pr, err := runPolicy(sim, d, spec, i, desc, &cycles)
+		pr, err := runPolicy(sim, d, spec, i, desc, l.memoFor(d.Info.ID), &cycles)
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +161,7 @@ func Stream(seed uint64, policyID string, repeat int) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, h+uint64(repeat)*0x9E3779B97F4A7C15))
 }
 
-func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refresh.Descriptor, buf *[]refresh.Cycle) (pr PolicyResult, err error) {
+func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refresh.Descriptor, memo func(string, func() (any, error)) (any, error), buf *[]refresh.Cycle) (pr PolicyResult, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("policy %s failed: %v", desc.ID, r)
@@ -189,6 +189,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		env := refresh.Env{
 			Repo: &d.Repository, Budget: spec.Budget, Cycles: nc,
 			Rand: Stream(spec.Seed, desc.ID, r), Params: vals,
+			Memo: memo,
 		}
 		sim.Reset()
 		if desc.Oracle {

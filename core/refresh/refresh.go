@@ -32,6 +32,19 @@ type Env struct {
 	Rand   *rand.Rand   // the policy's own random source
 	Params param.Values // checked; a policy records computed defaults here
 	Truth  Truth        // the current truth; nil unless the policy is an oracle
+	// Memo keeps what a policy derives from the repository alone (say, a
+	// clustering of static features or TOPIC categories) across repeats and
+	// runs on the same dataset: build runs once per key. It may be nil, in
+	// which case build runs every time.
+	Memo func(key string, build func() (any, error)) (any, error)
+}
+
+// Remember returns build's value through env.Memo when there is one.
+func (env Env) Remember(key string, build func() (any, error)) (any, error) {
+	if env.Memo == nil {
+		return build()
+	}
+	return env.Memo(key, build)
 }
 
 // Truth is the view of the source that only oracle policies get: which
@@ -98,6 +111,39 @@ func (c *Crawl) Download(p int32) bool {
 	return false
 }
 
+// Copy writes into out the attributes of the crawler's copy of p, the
+// version its last download fetched (or the initial copy), as the
+// dataset's Content describes them, and reports whether the dataset has a
+// content model. A crawler holds the pages it downloaded, so this is not
+// peeking; the source's current version stays hidden until downloaded.
+func (c *Crawl) Copy(p int32, out []float64) bool {
+	if c.sim.content == nil {
+		return false
+	}
+	c.sim.content.Version(p, c.sim.copyV[p], out)
+	return true
+}
+
+// Previous writes into out the attributes of the copy of p the crawler
+// held before its last download of p (the initial copy if it downloaded p
+// at most once), and reports whether the dataset has a content model.
+func (c *Crawl) Previous(p int32, out []float64) bool {
+	if c.sim.content == nil {
+		return false
+	}
+	c.sim.content.Version(p, c.sim.prevV[p], out)
+	return true
+}
+
+// Similarity is the cosine similarity of the texts of the crawler's last
+// two copies of p (1 when they are the same, or with no content model).
+func (c *Crawl) Similarity(p int32) float64 {
+	if c.sim.content == nil {
+		return 1
+	}
+	return c.sim.content.Similarity(p, c.sim.prevV[p], c.sim.copyV[p])
+}
+
 // Cycle holds one cycle's measurements.
 type Cycle struct {
 	Downloads int // pages downloaded
@@ -132,15 +178,26 @@ type Sim struct {
 	// compensated summation so that age stays exact to the last bits
 	// however many pages come and go.
 	sinceSum, sinceComp float64
+
+	// With a content model: each page's version at the source, of the
+	// crawler's copy and of its copy before that, and the pages whose
+	// versions moved (to reset them).
+	content       dataset.Content
+	version       []int32
+	copyV, prevV  []int32
+	versionsMoved []int32
 }
 
 // NewSim returns a simulator for d with every copy fresh at time 0.
 func NewSim(d *dataset.Dataset) *Sim {
 	n := len(d.Pages)
-	s := &Sim{truth: &d.Truth, since: make([]float64, n), pos: make([]int32, n)}
+	s := &Sim{truth: &d.Truth, since: make([]float64, n), pos: make([]int32, n), content: d.Content}
 	for i := range s.since {
 		s.since[i] = -1
 		s.pos[i] = -1
+	}
+	if s.content != nil {
+		s.version, s.copyV, s.prevV = make([]int32, n), make([]int32, n), make([]int32, n)
 	}
 	return s
 }
@@ -154,6 +211,10 @@ func (s *Sim) Reset() {
 	}
 	s.stale = s.stale[:0]
 	s.sinceSum, s.sinceComp = 0, 0
+	for _, p := range s.versionsMoved {
+		s.version[p], s.copyV[p], s.prevV[p] = 0, 0, 0
+	}
+	s.versionsMoved = s.versionsMoved[:0]
 }
 
 // addSince adds x to sinceSum (Neumaier's variant of Kahan summation).
@@ -175,6 +236,9 @@ func (s *Sim) StaleSince(p int32) float64 { return s.since[p] }
 
 // refresh brings p's copy up to date and reports whether it was stale.
 func (s *Sim) refresh(p int32) bool {
+	if s.content != nil {
+		s.prevV[p], s.copyV[p] = s.copyV[p], s.version[p]
+	}
 	i := s.pos[p]
 	if i < 0 {
 		return false
@@ -192,6 +256,12 @@ func (s *Sim) refresh(p int32) bool {
 // change applies the source changes of cycle c.
 func (s *Sim) change(c int) {
 	for i, p := range s.truth.Changed[c] {
+		if s.content != nil {
+			if s.version[p] == 0 {
+				s.versionsMoved = append(s.versionsMoved, p)
+			}
+			s.version[p]++
+		}
 		if s.pos[p] >= 0 {
 			continue
 		}
