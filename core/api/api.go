@@ -12,7 +12,7 @@
 //	GET  /api/policies  {"kinds": [...], "policies": [Descriptor...]}
 //	POST /api/datasets  body: a crawl log; query: format, name, cycle -> {"dataset": Info, "summary": ...}
 //	POST /api/run       body: an experiment spec -> its result
-//	POST /api/chart     body: {"spec" or "result", "chart": options} -> SVG
+//	POST /api/chart     body: {"id", "result" or "spec", "chart": options} -> SVG
 //	POST /api/selftest/panic   panics on purpose: a 500, and the next request works
 //
 // Errors are JSON objects with an "error" message and, where known, where
@@ -23,10 +23,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"net/url"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/refreshlab/refreshlab/core/lab"
 )
@@ -58,7 +61,8 @@ const MaxBody = 256 << 20
 
 // Router serves the API from a lab.
 type Router struct {
-	lab *lab.Lab
+	lab     *lab.Lab
+	results results
 }
 
 // New returns a router over l.
@@ -143,11 +147,80 @@ func (rt *Router) run(req Request) Response {
 	if resp, ok := decode(req.Body, &spec); !ok {
 		return resp
 	}
-	res, err := rt.lab.Run(spec)
+	_, body, err := rt.runCached(spec)
 	if err != nil {
 		return specErrorResponse(err)
 	}
-	return jsonResponse(200, res)
+	return Response{Status: 200, ContentType: "application/json", Body: body}
+}
+
+// runCached runs spec, or returns the result of the same spec run lately:
+// runs are deterministic, so a slider moved back needs no new run.
+func (rt *Router) runCached(spec lab.Spec) (*lab.Result, []byte, error) {
+	key, err := json.Marshal(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c, ok := rt.results.byKey(string(key)); ok {
+		return c.res, c.body, nil
+	}
+	res, err := rt.lab.Run(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	h := fnv.New64a()
+	h.Write(key)
+	res.ID = fmt.Sprintf("r%016x", h.Sum64())
+	body, err := json.Marshal(res)
+	if err != nil {
+		return nil, nil, err
+	}
+	rt.results.add(cachedResult{key: string(key), res: res, body: body})
+	return res, body, nil
+}
+
+// MaxCachedResults is how many recent results the router keeps, for
+// charts by id and for repeated specs.
+const MaxCachedResults = 16
+
+type cachedResult struct {
+	key  string
+	res  *lab.Result
+	body []byte
+}
+
+// results holds recent results, the newest last.
+type results struct {
+	mu   sync.Mutex
+	list []cachedResult
+}
+
+func (r *results) add(c cachedResult) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.list = append(r.list, c)
+	if len(r.list) > MaxCachedResults {
+		r.list = slices.Delete(r.list, 0, len(r.list)-MaxCachedResults)
+	}
+}
+
+func (r *results) byKey(key string) (cachedResult, bool) {
+	return r.find(func(c cachedResult) bool { return c.key == key })
+}
+
+func (r *results) byID(id string) (cachedResult, bool) {
+	return r.find(func(c cachedResult) bool { return c.res.ID == id })
+}
+
+func (r *results) find(match func(cachedResult) bool) (cachedResult, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := len(r.list) - 1; i >= 0; i-- {
+		if match(r.list[i]) {
+			return r.list[i], true
+		}
+	}
+	return cachedResult{}, false
 }
 
 // decode reads body strictly into v: unknown fields are errors, so a typo

@@ -145,3 +145,32 @@ func TestChartFromResult(t *testing.T) {
 		}
 	}
 }
+
+// TestResultsByID checks that a run's id draws charts without sending the
+// result back, that a repeated spec is answered from the cache with the
+// same body, and that an unknown id is a 404 saying what to send instead.
+func TestResultsByID(t *testing.T) {
+	rt := New(lab.New())
+	spec := `{"dataset":{"id":"taleghani-example"},"repeats":5,"policies":[{"id":"site-greedy"},{"id":"oracle"}]}`
+	first, m := serve(rt, "POST", "/api/run", "", spec)
+	id, _ := m["id"].(string)
+	if first.Status != 200 || !strings.HasPrefix(id, "r") {
+		t.Fatalf("run: %d, id %q", first.Status, id)
+	}
+	again, _ := serve(rt, "POST", "/api/run", "", spec)
+	if string(again.Body) != string(first.Body) {
+		t.Error("the same spec gave a different answer")
+	}
+	c, _ := serve(rt, "POST", "/api/chart", "", `{"id":"`+id+`","chart":{"type":"bars"}}`)
+	if c.Status != 200 || c.ContentType != "image/svg+xml" {
+		t.Errorf("chart by id: %d %.200s", c.Status, c.Body)
+	}
+	byResult, _ := serve(rt, "POST", "/api/chart", "", `{"result":`+string(first.Body)+`,"chart":{"type":"bars"}}`)
+	if string(byResult.Body) != string(c.Body) {
+		t.Error("the chart by id differs from the chart of the same result sent back")
+	}
+	miss, m := serve(rt, "POST", "/api/chart", "", `{"id":"r0","chart":{}}`)
+	if miss.Status != 404 || m["field"] != "id" {
+		t.Errorf("unknown id: %d %s", miss.Status, miss.Body)
+	}
+}

@@ -13,6 +13,9 @@ import (
 // ChartRequest is the body of POST /api/chart: a result to draw, or a spec
 // to run first, and what to draw of it.
 type ChartRequest struct {
+	// ID names a result this router returned lately, so a client need not
+	// send it back; it may be gone (a 404), in which case send Result.
+	ID     string       `json:"id,omitempty"`
 	Spec   *lab.Spec    `json:"spec,omitempty"`
 	Result *lab.Result  `json:"result,omitempty"`
 	Chart  ChartOptions `json:"chart"`
@@ -51,14 +54,21 @@ func (rt *Router) chart(req Request) Response {
 		return resp
 	}
 	res := cr.Result
-	if res == nil {
-		if cr.Spec == nil {
-			return errorResponse(400, `expected "result" (a run's result) or "spec" (an experiment to run)`)
+	switch {
+	case res != nil:
+	case cr.ID != "":
+		c, ok := rt.results.byID(cr.ID)
+		if !ok {
+			return jsonResponse(404, map[string]any{"error": fmt.Sprintf("no recent result %q here: send the result itself", cr.ID), "field": "id"})
 		}
+		res = c.res
+	case cr.Spec != nil:
 		var err error
-		if res, err = rt.lab.Run(*cr.Spec); err != nil {
+		if res, _, err = rt.runCached(*cr.Spec); err != nil {
 			return specErrorResponse(err)
 		}
+	default:
+		return errorResponse(400, `expected "id" (of a recent result), "result" (a run's result) or "spec" (an experiment to run)`)
 	}
 	svg, err := Chart(res, cr.Chart)
 	if err != nil {
@@ -168,7 +178,7 @@ func sweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, ylabel string,
 		if len(opts.Policies) > 0 && !slices.Contains(opts.Policies, p.ID) {
 			continue
 		}
-		var per []stat.Summary
+		var per stat.Series
 		switch m.ID {
 		case lab.MetricChangeRatio:
 			per = p.ChangeRatio

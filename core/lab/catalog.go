@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
+	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/policy"
 	"github.com/refreshlab/refreshlab/core/refresh"
 	"github.com/refreshlab/refreshlab/core/sampling"
@@ -46,6 +47,9 @@ func Policies() []refresh.Descriptor {
 	for _, group := range [][]refresh.Descriptor{policy.Descriptors(), sampling.Descriptors()} {
 		for _, d := range group {
 			d.Kind = KindRefresh
+			if d.Params == nil {
+				d.Params = []param.Param{} // JSON [] rather than null: clients iterate it
+			}
 			ds = append(ds, d)
 		}
 	}

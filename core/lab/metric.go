@@ -23,7 +23,7 @@ type Metric struct {
 	Help   string  `json:"help"`
 
 	Headline func(PolicyResult) stat.Summary   `json:"-"`
-	PerCycle func(PolicyResult) []stat.Summary `json:"-"`
+	PerCycle func(PolicyResult) stat.Series `json:"-"`
 }
 
 // Metrics lists the measures of a refresh run.
@@ -32,19 +32,19 @@ var Metrics = []Metric{
 		ID: MetricChangeRatio, Name: "ChangeRatio", Unit: "ratio", Max: 1, Better: "higher",
 		Help:     "Share of the cycle's downloads that found the page changed (Taleghani eq. 1).",
 		Headline: func(p PolicyResult) stat.Summary { return p.ChangeRatio },
-		PerCycle: func(p PolicyResult) []stat.Summary { return p.PerCycle.ChangeRatio },
+		PerCycle: func(p PolicyResult) stat.Series { return p.PerCycle.ChangeRatio },
 	},
 	{
 		ID: MetricFreshness, Name: "Freshness", Unit: "ratio", Max: 1, Better: "higher",
 		Help:     "Share of all pages whose copy is up to date at the end of the cycle (Taleghani eq. 3).",
 		Headline: func(p PolicyResult) stat.Summary { return p.Freshness },
-		PerCycle: func(p PolicyResult) []stat.Summary { return p.PerCycle.Freshness },
+		PerCycle: func(p PolicyResult) stat.Series { return p.PerCycle.Freshness },
 	},
 	{
 		ID: MetricAge, Name: "Age", Unit: "cycle", Better: "lower",
 		Help:     "Mean time since the first change a copy misses, 0 for fresh copies, at the end of the cycle (Taleghani eq. 5).",
 		Headline: func(p PolicyResult) stat.Summary { return p.Age },
-		PerCycle: func(p PolicyResult) []stat.Summary { return p.PerCycle.Age },
+		PerCycle: func(p PolicyResult) stat.Series { return p.PerCycle.Age },
 	},
 }
 

@@ -15,6 +15,9 @@ import (
 // it reproduces the run exactly, the dataset it ran on, and one entry per
 // policy in the spec's order.
 type Result struct {
+	// ID names the result for later chart requests (POST /api/chart with
+	// "id"); the API layer sets it from the spec, so one spec has one id.
+	ID       string         `json:"id,omitempty"`
 	Spec     Spec           `json:"spec"`
 	Dataset  dataset.Info   `json:"dataset"`
 	Policies []PolicyResult `json:"policies"`
@@ -49,9 +52,9 @@ type PolicyResult struct {
 
 // PerCycle holds per-cycle series, one Summary per cycle.
 type PerCycle struct {
-	ChangeRatio []stat.Summary `json:"changeRatio"`
-	Freshness   []stat.Summary `json:"freshness"`
-	Age         []stat.Summary `json:"age"`
+	ChangeRatio stat.Series `json:"changeRatio"`
+	Freshness   stat.Series `json:"freshness"`
+	Age         stat.Series `json:"age"`
 }
 
 // Resolve checks spec against the catalog and fills in its defaults. The
@@ -149,16 +152,33 @@ func (l *Lab) Run(spec Spec) (res *Result, err error) {
 	return res, nil
 }
 
+// reuse says whether the runner reuses policies across repeats (Reuser);
+// tests turn it off to check that reuse changes no number.
+var reuse = true
+
+// truthFor returns the truth for oracle policies and nil for the others.
+func truthFor(desc refresh.Descriptor, sim *refresh.Sim) refresh.Truth {
+	if desc.Oracle {
+		return sim
+	}
+	return nil
+}
+
 // Stream returns the random stream of repeat r of policy i: PCG seeded with
 // the spec's seed, the stream chosen by the policy's id and the repeat, so a
 // policy's numbers do not change when others are added to the spec.
 func Stream(seed uint64, policyID string, repeat int) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, streamOf(policyID, repeat)))
+}
+
+// streamOf is the PCG stream of Stream.
+func streamOf(policyID string, repeat int) uint64 {
 	var h uint64 = 14695981039346656037
 	for i := 0; i < len(policyID); i++ {
 		h ^= uint64(policyID[i])
 		h *= 1099511628211
 	}
-	return rand.New(rand.NewPCG(seed, h+uint64(repeat)*0x9E3779B97F4A7C15))
+	return h + uint64(repeat)*0x9E3779B97F4A7C15
 }
 
 func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refresh.Descriptor, memo func(string, func() (any, error)) (any, error), buf *[]refresh.Cycle) (pr PolicyResult, err error) {
@@ -181,32 +201,41 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 	}
 	var params param.Values
 	var auto []string
+	// One random source, reseeded per repeat to Stream's state: the same
+	// numbers as a fresh Stream(seed, id, r), without allocating.
+	pcg := rand.NewPCG(0, 0)
+	rng := rand.New(pcg)
+	var p refresh.Policy
 	for r := range reps {
-		vals := make(param.Values, len(spec.Policies[i].Params))
-		for k, v := range spec.Policies[i].Params {
-			vals[k] = v
-		}
-		env := refresh.Env{
-			Repo: &d.Repository, Budget: spec.Budget, Cycles: nc,
-			Rand: Stream(spec.Seed, desc.ID, r), Params: vals,
-			Memo: memo,
-		}
+		pcg.Seed(spec.Seed, streamOf(desc.ID, r))
 		sim.Reset()
-		if desc.Oracle {
-			env.Truth = sim
-		}
-		p, err := desc.New(env)
-		if err != nil {
-			return pr, specErr(fmt.Sprintf("policies[%d]", i), "%s: %v", desc.ID, err)
-		}
-		if r == 0 {
-			params = vals
-			for k := range vals {
-				if _, given := spec.Policies[i].Params[k]; !given {
-					auto = append(auto, k)
-				}
+		if reuser, ok := p.(refresh.Reuser); ok && reuse {
+			reuser.Reuse(refresh.Env{
+				Repo: &d.Repository, Budget: spec.Budget, Cycles: nc, Rand: rng, Params: params,
+				Memo: memo, Truth: truthFor(desc, sim),
+			})
+		} else {
+			vals := make(param.Values, len(spec.Policies[i].Params))
+			for k, v := range spec.Policies[i].Params {
+				vals[k] = v
 			}
-			slices.Sort(auto)
+			var err error
+			p, err = desc.New(refresh.Env{
+				Repo: &d.Repository, Budget: spec.Budget, Cycles: nc, Rand: rng, Params: vals,
+				Memo: memo, Truth: truthFor(desc, sim),
+			})
+			if err != nil {
+				return pr, specErr(fmt.Sprintf("policies[%d]", i), "%s: %v", desc.ID, err)
+			}
+			if r == 0 {
+				params = vals
+				for k := range vals {
+					if _, given := spec.Policies[i].Params[k]; !given {
+						auto = append(auto, k)
+					}
+				}
+				slices.Sort(auto)
+			}
 		}
 		*buf = sim.Run(p, spec.Budget, nc, (*buf)[:0])
 		var sumCR, sumFr, sumAg, sumDl float64

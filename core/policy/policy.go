@@ -82,11 +82,26 @@ type RoundRobin struct {
 
 // NewRoundRobin returns round-robin over n pages in an order drawn from rng.
 func NewRoundRobin(n int, rng *rand.Rand) *RoundRobin {
-	order := make([]int32, n)
-	for i, p := range rng.Perm(n) {
-		order[i] = int32(p)
+	r := &RoundRobin{order: make([]int32, n)}
+	r.reset(rng)
+	return r
+}
+
+// Reuse implements refresh.Reuser.
+func (r *RoundRobin) Reuse(env refresh.Env) { r.reset(env.Rand) }
+
+func (r *RoundRobin) reset(rng *rand.Rand) {
+	permute(r.order, rng)
+	r.next = 0
+}
+
+// permute fills s with a random permutation of 0..len(s)-1, the one
+// rng.Perm would draw, but in place.
+func permute(s []int32, rng *rand.Rand) {
+	for i := range s {
+		s[i] = int32(i)
 	}
-	return &RoundRobin{order: order}
+	rng.Shuffle(len(s), func(i, j int) { s[i], s[j] = s[j], s[i] })
 }
 
 // Refresh implements refresh.Policy.
@@ -109,11 +124,19 @@ type Random struct {
 
 // NewRandom returns a Random policy over n pages drawing from rng.
 func NewRandom(n int, rng *rand.Rand) *Random {
-	perm := make([]int32, n)
-	for i := range perm {
-		perm[i] = int32(i)
+	r := &Random{perm: make([]int32, n)}
+	r.reset(rng)
+	return r
+}
+
+// Reuse implements refresh.Reuser.
+func (r *Random) Reuse(env refresh.Env) { r.reset(env.Rand) }
+
+func (r *Random) reset(rng *rand.Rand) {
+	for i := range r.perm {
+		r.perm[i] = int32(i)
 	}
-	return &Random{perm: perm, rng: rng}
+	r.rng = rng
 }
 
 // Refresh implements refresh.Policy with a partial Fisher-Yates shuffle.
@@ -133,31 +156,36 @@ func (r *Random) Refresh(c *refresh.Crawl) {
 // policy can leave fewer pages stale.
 type Oracle struct {
 	truth refresh.Truth
-	buf   []ranked
+	sel   selector
+	ids   []int32
+	keys  []uint64
+	ties  []int32
+	pick  []int32
 }
+
+// Reuse implements refresh.Reuser.
+func (o *Oracle) Reuse(env refresh.Env) { o.truth = env.Truth }
 
 // Refresh implements refresh.Policy.
 func (o *Oracle) Refresh(c *refresh.Crawl) {
 	stale := o.truth.Stale()
 	k := min(c.Remaining(), len(stale))
-	if k == len(stale) {
-		// Everything stale fits: download it all. Copy first, since each
-		// download shrinks the shared stale list.
-		o.buf = o.buf[:0]
-		for _, p := range stale {
-			o.buf = append(o.buf, ranked{id: p})
-		}
-	} else {
+	// Copy the ids first: each download shrinks the shared stale list.
+	o.ids = append(o.ids[:0], stale...)
+	if k < len(o.ids) {
 		// Oldest missed change first; the page index breaks ties so the
 		// choice does not depend on the order of the stale list.
-		o.buf = o.buf[:0]
-		for _, p := range stale {
-			o.buf = append(o.buf, ranked{key: -o.truth.StaleSince(p), tie: p, id: p})
+		o.keys, o.ties = o.keys[:0], o.ties[:0]
+		for _, p := range o.ids {
+			o.keys = append(o.keys, keyOf(-o.truth.StaleSince(p)))
+			o.ties = append(o.ties, p)
 		}
-		topK(o.buf, k)
+		o.pick = o.sel.top(o.ids, o.keys, o.ties, k, o.pick[:0])
+	} else {
+		o.pick = append(o.pick[:0], o.ids...)
 	}
-	for _, r := range o.buf[:k] {
-		c.Download(r.id)
+	for _, p := range o.pick {
+		c.Download(p)
 	}
 }
 
@@ -176,20 +204,36 @@ type ChangeFrequency struct {
 	last    []float64 // time of the last download; 0 is the initial copy
 	rate    []float64 // λ, kept up to date at each download
 	tie     []int32   // random rank of each page, to break ties
-	order   []ranked
+	ids     []int32   // 0..n-1
+	keys    []uint64  // this cycle's score of each page, as a key
+	sel     selector
+	pick    []int32
 }
 
 // NewChangeFrequency returns the policy for n pages, breaking ties with rng.
 func NewChangeFrequency(n int, rng *rand.Rand) *ChangeFrequency {
 	f := &ChangeFrequency{
 		seen: make([]float64, n), watched: make([]float64, n), last: make([]float64, n),
-		rate: make([]float64, n), tie: make([]int32, n), order: make([]ranked, n),
+		rate: make([]float64, n), tie: make([]int32, n), ids: make([]int32, n), keys: make([]uint64, n),
 	}
-	for i, r := range rng.Perm(n) {
-		f.tie[i] = int32(r)
+	for i := range f.ids {
+		f.ids[i] = int32(i)
+	}
+	f.reset(rng)
+	return f
+}
+
+// Reuse implements refresh.Reuser.
+func (f *ChangeFrequency) Reuse(env refresh.Env) { f.reset(env.Rand) }
+
+func (f *ChangeFrequency) reset(rng *rand.Rand) {
+	clear(f.seen)
+	clear(f.watched)
+	clear(f.last)
+	permute(f.tie, rng)
+	for i := range f.rate {
 		f.rate[i] = f.Rate(int32(i))
 	}
-	return f
 }
 
 // Rate returns the policy's current change-rate estimate for page p, in
@@ -201,14 +245,12 @@ func (f *ChangeFrequency) Rate(p int32) float64 {
 // Refresh implements refresh.Policy.
 func (f *ChangeFrequency) Refresh(c *refresh.Crawl) {
 	now := float64(c.Cycle() + 1)
-	order := f.order
-	for p := range order {
-		order[p] = ranked{key: f.rate[p] * (now - f.last[p]), tie: f.tie[p], id: int32(p)}
+	for p := range f.keys {
+		f.keys[p] = keyOf(f.rate[p] * (now - f.last[p]))
 	}
-	k := min(c.Remaining(), len(order))
-	topK(order, k)
-	for _, r := range order[:k] {
-		p := r.id
+	k := min(c.Remaining(), len(f.keys))
+	f.pick = f.sel.top(f.ids, f.keys, f.tie, k, f.pick[:0])
+	for _, p := range f.pick {
 		if c.Download(p) {
 			f.seen[p]++
 		}

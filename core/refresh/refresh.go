@@ -24,6 +24,14 @@ type Policy interface {
 	Refresh(c *Crawl)
 }
 
+// Reuser is a policy that can start a new repeat without being built
+// again: Reuse(env) must leave it exactly as Descriptor.New(env) would, only
+// without allocating. The runner builds each policy once per run and reuses
+// it for the other repeats; a test checks that this changes no number.
+type Reuser interface {
+	Reuse(env Env)
+}
+
 // Env is what a policy is built from.
 type Env struct {
 	Repo   *dataset.Repository
@@ -80,7 +88,8 @@ type Descriptor struct {
 var ErrBudget = errors.New("refresh: download past the cycle's budget")
 
 // Crawl is a policy's handle on one cycle: the only way to learn whether a
-// page changed is to download it, which costs one unit of the budget.
+// page changed is to download it, which costs one unit of the budget. A
+// policy must not keep it past Refresh.
 type Crawl struct {
 	sim       *Sim
 	cycle     int
@@ -186,6 +195,8 @@ type Sim struct {
 	version       []int32
 	copyV, prevV  []int32
 	versionsMoved []int32
+
+	crawl Crawl // reused each cycle
 }
 
 // NewSim returns a simulator for d with every copy fresh at time 0.
@@ -278,8 +289,9 @@ func (s *Sim) Run(p Policy, budget, cycles int, out []Cycle) []Cycle {
 	n := float64(len(s.since))
 	for c := 0; c < cycles; c++ {
 		s.change(c)
-		cr := Crawl{sim: s, cycle: c, remaining: budget}
-		p.Refresh(&cr)
+		s.crawl = Crawl{sim: s, cycle: c, remaining: budget}
+		cr := &s.crawl
+		p.Refresh(cr)
 		now := float64(c + 1)
 		// Σ (now − since) over the stale pages.
 		age := now*float64(len(s.stale)) - (s.sinceSum + s.sinceComp)

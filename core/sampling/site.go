@@ -124,15 +124,25 @@ func NewSite(env refresh.Env, alloc Allocation) *Site {
 	}
 	ns := len(repo.Sites)
 	s := &Site{
-		alloc: alloc, size: size, rng: env.Rand, pages: make([][]int32, ns),
+		alloc: alloc, size: size, pages: make([][]int32, ns),
 		order: make([]int, ns), sampled: make([]int, ns), changed: make([]int, ns),
 		est: make([]float64, ns), quota: make([]int, ns), add: make([]int, ns),
 	}
 	for w := range ns {
-		s.pages[w] = slices.Clone(repo.SitePages(w))
+		s.pages[w] = make([]int32, len(repo.SitePages(w)))
+	}
+	s.Reuse(env)
+	return s
+}
+
+// Reuse implements refresh.Reuser: the sites' page lists back in their
+// original order and a new random source, as NewSite leaves them.
+func (s *Site) Reuse(env refresh.Env) {
+	s.rng = env.Rand
+	for w := range s.pages {
+		copy(s.pages[w], env.Repo.SitePages(w))
 		s.order[w] = w
 	}
-	return s
 }
 
 // Estimates returns the change fraction each site's sample showed in the

@@ -28,3 +28,30 @@ func TestAppendFloatMatchesEncodingJSON(t *testing.T) {
 		t.Errorf("NaN written as %s, want null", got)
 	}
 }
+
+// TestSeriesJSONRoundTrip checks that a series survives its columnar JSON,
+// NaN included.
+func TestSeriesJSONRoundTrip(t *testing.T) {
+	in := Series{Summarize([]float64{1, 2, 3}), Summarize([]float64{5}), Summarize(nil), Summarize([]float64{0.25, 0.5})}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !json.Valid(b) {
+		t.Fatalf("invalid JSON %s", b)
+	}
+	var out Series
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+	for i := range in {
+		a, b := in[i], out[i]
+		if !same(a.Mean, b.Mean) || !same(a.Lo, b.Lo) || !same(a.Hi, b.Hi) || !same(a.SD, b.SD) || a.N != b.N {
+			t.Errorf("summary %d: %+v came back as %+v", i, a, b)
+		}
+	}
+	if err := json.Unmarshal([]byte(`{"mean":[1],"lo":[],"hi":[1],"sd":[1],"n":[1]}`), &out); err == nil {
+		t.Error("columns of different lengths were accepted")
+	}
+}

@@ -4,6 +4,7 @@ package stat
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"strconv"
 	"sync"
@@ -137,4 +138,64 @@ func orNaN(p *float64) float64 {
 		return math.NaN()
 	}
 	return *p
+}
+
+// Series is a metric's summaries along the cycles of a run (or the values
+// of a sweep). Its JSON is by column, {"mean": [...], "lo": [...],
+// "hi": [...], "sd": [...], "n": [...]}, NaN as null: a third the size of a
+// list of objects, and quick to write and to read.
+type Series []Summary
+
+// MarshalJSON writes s by column.
+func (s Series) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 24+len(s)*90)
+	col := func(name string, f func(Summary) float64) {
+		b = append(b, '"')
+		b = append(b, name...)
+		b = append(b, `":[`...)
+		for i, x := range s {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendFloat(b, f(x))
+		}
+		b = append(b, ']')
+	}
+	b = append(b, '{')
+	col("mean", func(x Summary) float64 { return x.Mean })
+	b = append(b, ',')
+	col("lo", func(x Summary) float64 { return x.Lo })
+	b = append(b, ',')
+	col("hi", func(x Summary) float64 { return x.Hi })
+	b = append(b, ',')
+	col("sd", func(x Summary) float64 { return x.SD })
+	b = append(b, `,"n":[`...)
+	for i, x := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(x.N), 10)
+	}
+	return append(b, "]}"...), nil
+}
+
+// UnmarshalJSON reads s by column; the columns must have equal lengths.
+func (s *Series) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Mean, Lo, Hi, SD []*float64
+		N                []int
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	n := len(v.Mean)
+	if len(v.Lo) != n || len(v.Hi) != n || len(v.SD) != n || len(v.N) != n {
+		return errors.New("stat: a series' columns have different lengths")
+	}
+	out := make(Series, n)
+	for i := range out {
+		out[i] = Summary{Mean: orNaN(v.Mean[i]), Lo: orNaN(v.Lo[i]), Hi: orNaN(v.Hi[i]), SD: orNaN(v.SD[i]), N: v.N[i]}
+	}
+	*s = out
+	return nil
 }

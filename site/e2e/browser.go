@@ -12,11 +12,12 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// Chromium returns the path of the Chromium binary: $CHROMIUM, or the
-// first of chromium and chromium-browser on the PATH.
+// Chromium returns the path of the Chromium binary: $CHROMIUM (which must
+// be an executable), or the first of chromium and chromium-browser on the
+// PATH.
 func Chromium() (string, error) {
 	if p := os.Getenv("CHROMIUM"); p != "" {
-		return p, nil
+		return exec.LookPath(p)
 	}
 	for _, name := range []string{"chromium", "chromium-browser"} {
 		if p, err := exec.LookPath(name); err == nil {

@@ -660,80 +660,101 @@ func errorBody(t *testing.T, where string, r apiReply) (msg, field string) {
 // smallSpec is a quick valid run.
 const smallSpec = `{"kind":"refresh","dataset":{"id":"taleghani-example"},"budget":100,"cycles":1,"repeats":5,"seed":1,"policies":[{"id":"random"}]}`
 
-// checkRobust checks the answers of: a panic, health, a bad spec, a good
-// run, health, in that order.
+// smallLog is a crawl log to upload before the panic: it must survive it.
+const smallLog = "page,site,time,changed\nhttps://a.example/1,a.example,2024-05-01,0\nhttps://a.example/1,a.example,2024-05-02,1\nhttps://a.example/1,a.example,2024-05-03,0\n"
+
+// robustCalls is the sequence both engines answer, as (method, path, query,
+// body); checkRobust reads the replies in this order.
+var robustCalls = [][4]string{
+	{"POST", "/api/datasets", "format=crawl-log&name=robust", smallLog},
+	{"POST", "/api/selftest/panic", "", ""},
+	{"GET", "/api/health", "", ""},
+	{"POST", "/api/run", "", `{"dataset":{"id":"nope"}}`},
+	{"POST", "/api/run", "", smallSpec},
+	{"GET", "/api/health", "", ""},
+	{"GET", "/api/datasets", "", ""},
+}
+
+// checkRobust checks the replies to robustCalls: the upload is taken, the
+// panic costs one 500 JSON error, the bad spec one 400 naming its field,
+// and then health, a good run and the uploaded dataset are all there.
 func checkRobust(t *testing.T, engine string, r []apiReply) {
 	t.Helper()
-	if len(r) != 5 {
-		t.Fatalf("%s: %d replies, want 5", engine, len(r))
+	if len(r) != len(robustCalls) {
+		t.Fatalf("%s: %d replies, want %d", engine, len(r), len(robustCalls))
 	}
-	if r[0].Status != 500 {
-		t.Errorf("%s: POST /api/selftest/panic answered %d, want 500: %.200s", engine, r[0].Status, r[0].Body)
+	var up struct {
+		Dataset struct {
+			ID string `json:"id"`
+		} `json:"dataset"`
 	}
-	if msg, _ := errorBody(t, engine+" panic", r[0]); !strings.Contains(msg, "internal error") {
+	if r[0].Status != 201 || json.Unmarshal([]byte(r[0].Body), &up) != nil || up.Dataset.ID == "" {
+		t.Errorf("%s: uploading a small log answered %d: %.200s", engine, r[0].Status, r[0].Body)
+	}
+	if r[1].Status != 500 {
+		t.Errorf("%s: POST /api/selftest/panic answered %d, want 500: %.200s", engine, r[1].Status, r[1].Body)
+	}
+	if msg, _ := errorBody(t, engine+" panic", r[1]); !strings.Contains(msg, "internal error") {
 		t.Errorf("%s: the panic's error %q does not say internal error", engine, msg)
 	}
-	for _, i := range []int{1, 4} {
+	for _, i := range []int{2, 5} {
 		if r[i].Status != 200 || !strings.Contains(r[i].Body, `"ok":true`) {
 			t.Errorf("%s: GET /api/health after a panic answered %d %.200s, want 200 ok", engine, r[i].Status, r[i].Body)
 		}
 	}
-	if r[2].Status != 400 {
-		t.Errorf("%s: a spec naming dataset nope answered %d, want 400: %.200s", engine, r[2].Status, r[2].Body)
+	if r[3].Status != 400 {
+		t.Errorf("%s: a spec naming dataset nope answered %d, want 400: %.200s", engine, r[3].Status, r[3].Body)
 	}
-	if msg, field := errorBody(t, engine+" bad spec", r[2]); field != "dataset.id" || !strings.Contains(msg, "dataset.id") || !strings.Contains(msg, "nope") {
+	if msg, field := errorBody(t, engine+" bad spec", r[3]); field != "dataset.id" || !strings.Contains(msg, "dataset.id") || !strings.Contains(msg, "nope") {
 		t.Errorf("%s: the bad spec's error is %q (field %q); want it to name dataset.id and nope", engine, msg, field)
 	}
-	if r[3].Status != 200 || !strings.Contains(r[3].Body, `"policies"`) {
-		t.Errorf("%s: a good /api/run after the errors answered %d: %.200s", engine, r[3].Status, r[3].Body)
+	if r[4].Status != 200 || !strings.Contains(r[4].Body, `"policies"`) {
+		t.Errorf("%s: a good /api/run after the errors answered %d: %.200s", engine, r[4].Status, r[4].Body)
+	}
+	if up.Dataset.ID != "" && (r[6].Status != 200 || !strings.Contains(r[6].Body, `"`+up.Dataset.ID+`"`)) {
+		t.Errorf("%s: the log uploaded before the panic (%s) is gone afterwards: %d %.300s", engine, up.Dataset.ID, r[6].Status, r[6].Body)
 	}
 }
 
 // TestBrowserRobustness sends a panic and a bad spec to both engines (the
 // wasm worker from page JavaScript, the native server over HTTP): each
-// costs one error response, and the next request works.
+// costs one error response, and the next request works with nothing lost.
 func TestBrowserRobustness(t *testing.T) {
 	e := setup(t)
-	tb := e.open(t, lessonPath)
-	tb.waitRender(0)
+	// The home page mounts no experiment: the API alone is under test.
+	tb := e.open(t, "/index.html")
+	calls, _ := json.Marshal(robustCalls)
 	wasm := evalJS[[]apiReply](tb, fmt.Sprintf(`(async () => {
   const api = await import('/js/api.js');
   const out = [];
-  const keep = (r) => out.push({ status: r.status, body: r.body });
-  keep(await api.request('POST', '/api/selftest/panic'));
-  keep(await api.request('GET', '/api/health'));
-  keep(await api.post('/api/run', { dataset: { id: 'nope' } }));
-  keep(await api.request('POST', '/api/run', { body: %s }));
-  keep(await api.request('GET', '/api/health'));
+  for (const [method, path, query, body] of %s) {
+    const r = await api.request(method, path, { query, body });
+    out.push({ status: r.status, body: r.body });
+  }
   return out;
-})()`, strconv.Quote(smallSpec)))
+})()`, calls))
 	checkRobust(t, "wasm", wasm)
-	if state := evalJS[string](tb, `document.getElementById('engine').dataset.state`); state != "ready" {
-		t.Errorf("after the panic the engine label's state is %q, want ready", state)
+	if state := evalJS[string](tb, `(async () => { const api = await import('/js/api.js'); let s = ''; api.onEngine((e) => { s = e.state; })(); return s; })()`); state != "ready" {
+		t.Errorf("after the panic the engine's state is %q, want ready", state)
 	}
 
 	var native []apiReply
-	call := func(method, path, body string) {
-		req, err := http.NewRequest(method, e.url+path, strings.NewReader(body))
+	for _, c := range robustCalls {
+		req, err := http.NewRequest(c[0], e.url+c[1]+"?"+c[2], strings.NewReader(c[3]))
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
-			t.Fatalf("native server: %s %s: %v (did the panic kill it?)", method, path, err)
+			t.Fatalf("native server: %s %s: %v (did the panic kill it?)", c[0], c[1], err)
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-			t.Errorf("native server: %s %s: Content-Type %q, want JSON", method, path, ct)
+			t.Errorf("native server: %s %s: Content-Type %q, want JSON", c[0], c[1], ct)
 		}
 		native = append(native, apiReply{Status: resp.StatusCode, Body: string(b)})
 	}
-	call("POST", "/api/selftest/panic", "")
-	call("GET", "/api/health", "")
-	call("POST", "/api/run", `{"dataset":{"id":"nope"}}`)
-	call("POST", "/api/run", smallSpec)
-	call("GET", "/api/health", "")
 	checkRobust(t, "native", native)
 }
 

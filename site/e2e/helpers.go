@@ -126,6 +126,7 @@ type Probe struct {
 	Renders int       `json:"renders"`
 	Timings []float64 `json:"timings"` // ms from an input event to the redrawn chart
 	Busy    bool      `json:"busy"`    // a run is under way (aria-busy)
+	Preview bool      `json:"preview"` // the drawing is a preview with fewer repeats; the full run follows
 	Status  string    `json:"status"`  // the panel's status line
 	Error   string    `json:"error"`   // the panel's error box, when shown
 	Engine  string    `json:"engine"`  // the engine label
@@ -142,6 +143,7 @@ const ProbeJS = `(() => {
   return {
     renders: p.renders, timings: p.timings,
     busy: !!root && root.hasAttribute('aria-busy'),
+    preview: !!root && root.classList.contains('preview'),
     status: st ? st.textContent : '',
     error: err && !err.hidden ? err.textContent : '',
     engine: eng ? eng.textContent : '',
@@ -154,8 +156,9 @@ func ReadProbe(ctx context.Context) (Probe, error) {
 	return chromedp.Run(ctx, chromedp.Evaluate[Probe](ProbeJS))
 }
 
-// WaitRender waits until the panel has drawn more than after times and is
-// idle (no run under way), polling every few milliseconds. It gives up
+// WaitRender waits until the panel has drawn more than after times, is
+// idle (no run under way) and shows the full run rather than a preview
+// (which it refines after a pause), polling every few milliseconds. It gives up
 // early, saying why, when the page throws (console may be nil) or shows an
 // error, and after timeout.
 func WaitRender(ctx context.Context, console *Console, after int, timeout time.Duration) (Probe, error) {
@@ -164,7 +167,7 @@ func WaitRender(ctx context.Context, console *Console, after int, timeout time.D
 	var err error
 	for {
 		p, err = ReadProbe(ctx)
-		if err == nil && p.Renders > after && !p.Busy {
+		if err == nil && p.Renders > after && !p.Busy && !p.Preview {
 			return p, nil
 		}
 		if console != nil {

@@ -12,6 +12,8 @@ package main
 
 import (
 	"net/url"
+	"runtime"
+	"runtime/debug"
 	"syscall/js"
 
 	"github.com/refreshlab/refreshlab/core/api"
@@ -19,9 +21,21 @@ import (
 )
 
 func main() {
+	// The lab's heap is small and each request allocates little, but in
+	// WebAssembly every collection stops the one thread that answers the
+	// learner: collect four times less often than the default.
+	debug.SetGCPercent(400)
 	rt := api.New(lab.New())
 	handle := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		return respond(rt.Serve(request(args)))
+		req := request(args)
+		resp := respond(rt.Serve(req))
+		if len(req.Body) > bigBody {
+			// Let go of the upload's bytes, and of the JavaScript array
+			// they came in, now rather than at some later collection.
+			req.Body = nil
+			runtime.GC()
+		}
+		return resp
 	})
 	js.Global().Set("refreshLab", js.ValueOf(map[string]any{
 		"handle":  handle,
@@ -32,6 +46,10 @@ func main() {
 	}
 	select {} // keep the instance alive for the next request
 }
+
+// bigBody is the request size past which the module collects garbage at
+// once after answering.
+const bigBody = 8 << 20
 
 // request reads handle's arguments: method, path, query string and body (a
 // string or a Uint8Array), each optional after the path.

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/heapprofiler"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -48,7 +49,21 @@ var (
 	crawls  = flag.Int("crawls", 50, "daily crawls of each page in the generated upload")
 	noNode  = flag.Bool("no-node", false, "skip the WebAssembly-in-Node measurements")
 	noBrow  = flag.Bool("no-browser", false, "skip the headless Chromium measurements")
+	only    = flag.String("only", "", "measure only these parts, comma-separated: throughput, slider, upload, size (default all)")
 )
+
+// part reports whether the part name is to be measured.
+func part(name string) bool {
+	if *only == "" {
+		return true
+	}
+	for _, p := range strings.Split(*only, ",") {
+		if strings.TrimSpace(p) == name {
+			return true
+		}
+	}
+	return false
+}
 
 // row is one line of the report.
 type row struct{ measure, value, budget, ok string }
@@ -104,12 +119,15 @@ func verdict(ok bool) string {
 	return "MISS ✗"
 }
 
+// oneLine squeezes s onto one line of at most about n bytes, cutting the
+// middle, so that both what failed and the final cause stay visible.
 func oneLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		s = s[:n] + "…"
+	if len(s) <= n {
+		return s
 	}
-	return s
+	head := n / 3
+	return strings.ToValidUTF8(s[:head], "") + " … " + strings.ToValidUTF8(s[len(s)-(n-head):], "")
 }
 
 func main() {
@@ -123,12 +141,17 @@ func main() {
 	fmt.Println("(figures are best of three where repeated; a loaded machine makes them slower, never faster)")
 
 	l := lab.New()
-	fmt.Fprintln(os.Stderr, "bench: native throughput…")
-	native := measure.Run(l, *minDur)
+	var native measure.Report
+	if part("throughput") {
+		fmt.Fprintln(os.Stderr, "bench: native throughput…")
+		native = measure.Run(l, *minDur)
+	}
 
 	var node *measure.Report
 	var nodeErr error
-	if !*noNode {
+	if !part("throughput") {
+		nodeErr = errors.New("skipped (-only)")
+	} else if !*noNode {
 		fmt.Fprintln(os.Stderr, "bench: WebAssembly throughput in Node…")
 		node, nodeErr = runNode(*minDur)
 	} else {
@@ -143,10 +166,18 @@ func main() {
 		brErr = errors.New("skipped (-no-browser)")
 	}
 
-	throughputRows(&t, l, native, node, nodeErr, br, brErr)
-	interactionRows(&t, br, brErr)
-	uploadRows(&t, br, brErr)
-	sizeRows(&t)
+	if part("throughput") {
+		throughputRows(&t, l, native, node, nodeErr, br, brErr)
+	}
+	if part("slider") {
+		interactionRows(&t, br, brErr)
+	}
+	if part("upload") {
+		uploadRows(&t, br, brErr)
+	}
+	if part("size") {
+		sizeRows(&t)
+	}
 	fmt.Println()
 	t.print(os.Stdout)
 }
@@ -318,8 +349,16 @@ type allFigure struct {
 // interaction is the slider figures of one lesson.
 type interaction struct {
 	lesson  string
-	timings []float64
+	timings []float64 // input event → chart redrawn, from the page's probe
+	phases  []phase   // where each of those went, from the same probe
 	err     error
+}
+
+// phase splits one input-to-chart time: waiting for the previous run,
+// the run, the charts, the DOM and the next frame (window.__refreshLab.phases).
+type phase struct {
+	Queued, Run, Charts, DOM, Frame float64
+	Worker                          float64 // of Run: the Go call in the worker
 }
 
 // uploadFigure is the million-row upload.
@@ -336,11 +375,12 @@ type uploadFigure struct {
 
 // memory is what the tab and its lab worker held.
 type memory struct {
-	pageUsed, pageTotal, pageBacking float64 // page's JS heap (CDP Runtime.getHeapUsage)
-	perfMemory                       float64 // performance.memory.usedJSHeapSize
-	workerUsed                       float64 // the worker's JS heap
-	wasm                             float64 // the worker's WebAssembly.Memory, bytes
-	err                              error
+	pageUsed, pageTotal, pageBacking  float64 // page's JS heap (CDP Runtime.getHeapUsage)
+	perfMemory                        float64 // performance.memory.usedJSHeapSize
+	workerUsed, workerBacking         float64 // the worker's JS heap and array buffers
+	workerLiveUsed, workerLiveBacking float64 // the same after a forced garbage collection
+	wasm                              float64 // the worker's WebAssembly.Memory, bytes
+	err                               error
 }
 
 type browserFigures struct {
@@ -371,17 +411,24 @@ func runBrowser(l *lab.Lab, native measure.Report, node *measure.Report) (*brows
 	}
 	b := &browserFigures{roundTrip: map[string]float64{}, all: map[string]allFigure{}}
 
-	fmt.Fprintln(os.Stderr, "bench: WebAssembly throughput in Chromium…")
-	if err := b.pageRuns(browser, srv.URL, l, native, node); err != nil {
-		return nil, err
+	if part("throughput") {
+		fmt.Fprintln(os.Stderr, "bench: WebAssembly throughput in Chromium…")
+		if err := b.pageRuns(browser, srv.URL, l, native, node); err != nil {
+			return nil, err
+		}
 	}
-	for _, lesson := range []string{"why-refresh-policies-matter", "sampling-a-site"} {
-		fmt.Fprintf(os.Stderr, "bench: slider → chart on %s…\n", lesson)
-		ts, err := slider(browser, srv.URL+"/lessons/"+lesson+".html", *presses)
-		b.interactions = append(b.interactions, interaction{lesson: lesson, timings: ts, err: err})
+	if part("slider") {
+		for _, lesson := range []string{"why-refresh-policies-matter", "sampling-a-site"} {
+			fmt.Fprintf(os.Stderr, "bench: slider → chart on %s…\n", lesson)
+			in := slider(browser, srv.URL+"/lessons/"+lesson+".html", *presses)
+			in.lesson = lesson
+			b.interactions = append(b.interactions, in)
+		}
 	}
-	fmt.Fprintf(os.Stderr, "bench: uploading %s rows…\n", thousands(*pages**crawls))
-	b.upload = upload(browser, srv.URL+"/upload.html")
+	if part("upload") {
+		fmt.Fprintf(os.Stderr, "bench: uploading %s rows…\n", thousands(*pages**crawls))
+		b.upload = upload(browser, srv.URL+"/upload.html")
+	}
 	return b, nil
 }
 
@@ -473,74 +520,87 @@ func (b *browserFigures) pageRuns(browser context.Context, url string, l *lab.La
 	return nil
 }
 
-// slider presses ArrowRight and ArrowLeft in turn on the lesson's budget
-// slider, waiting for each redraw, and returns the page's own timings
-// (window.__refreshLab.timings: input event → chart redrawn).
-func slider(browser context.Context, url string, presses int) ([]float64, error) {
+// slider presses ArrowRight on the lesson's budget slider, waiting for each
+// redraw, so that every press asks for a budget not seen before (the lab
+// answers a spec it ran lately from its cache, which would flatter the
+// figure), and returns the page's own timings
+// (window.__refreshLab.timings: input event → chart redrawn) with the
+// run/draw split of each.
+func slider(browser context.Context, url string, presses int) (in interaction) {
 	ctx, cancel, err := e2e.NewTab(browser)
 	if err != nil {
-		return nil, err
+		in.err = err
+		return in
 	}
 	defer cancel()
 	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancelT()
 	console := e2e.Collect(ctx)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1400, 900), chromedp.Navigate(url)); err != nil {
-		return nil, err
+	if in.err = chromedp.Do(ctx, chromedp.EmulateViewport(1400, 900), chromedp.Navigate(url)); in.err != nil {
+		return in
 	}
-	if _, err := e2e.WaitRender(ctx, console, 0, 60*time.Second); err != nil {
-		return nil, err
+	if _, in.err = e2e.WaitRender(ctx, console, 0, 60*time.Second); in.err != nil {
+		return in
 	}
 	id, err := e2e.Eval[string](ctx, `(() => {
   const r = [...document.querySelectorAll('#controls input[type=range]')].find((i) => i.labels.length && /Downloads/.test(i.labels[0].textContent));
   return r ? r.id : '';
 })()`)
+	switch {
+	case err != nil:
+		in.err = err
+		return in
+	case id == "":
+		in.err = errors.New("no budget slider (a range input labelled Downloads…)")
+		return in
+	}
+	if in.err = chromedp.Do(ctx, chromedp.Focus(chromedp.ID(id))); in.err != nil {
+		return in
+	}
+	start, err := e2e.Eval[int](ctx, `window.__refreshLab.timings.length`)
 	if err != nil {
-		return nil, err
+		in.err = err
+		return in
 	}
-	if id == "" {
-		return nil, errors.New("no budget slider (a range input labelled Downloads…)")
-	}
-	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID(id))); err != nil {
-		return nil, err
-	}
-	count := func() (int, error) { return e2e.Eval[int](ctx, `window.__refreshLab.timings.length`) }
-	start, err := count()
-	if err != nil {
-		return nil, err
-	}
+	// Each press: arm a promise on the panel's "rendered" event, press, and
+	// await it in one call, so the benchmark does not poll the page (which
+	// would steal the page's thread from what it measures).
+	const arm = `(window.__nextRender = new Promise((resolve) => document.getElementById('experiment').addEventListener('rendered', () => resolve(window.__refreshLab.timings.length), { once: true })), true)`
 	for i := range presses {
-		key := kb.ArrowRight
-		if i%2 == 1 {
-			key = kb.ArrowLeft
+		if _, in.err = e2e.Eval[bool](ctx, arm); in.err != nil {
+			return in
 		}
-		if err := chromedp.Do(ctx, chromedp.KeyEvent(key)); err != nil {
-			return nil, err
+		if in.err = chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); in.err != nil {
+			return in
 		}
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			n, err := count()
-			if err != nil {
-				return nil, err
-			}
-			if n > start+i {
-				break
-			}
+		wait, cancelWait := context.WithTimeout(ctx, 30*time.Second)
+		n, err := e2e.Eval[int](wait, `window.__nextRender`)
+		cancelWait()
+		if err != nil {
 			if errs := console.Errors(); len(errs) > 0 {
-				return nil, fmt.Errorf("the page failed after press %d:%s", i+1, e2e.FormatMessages(errs))
-			}
-			if time.Now().After(deadline) {
+				in.err = fmt.Errorf("the page failed after press %d:%s", i+1, e2e.FormatMessages(errs))
+			} else {
 				p, _ := e2e.ReadProbe(ctx)
-				return nil, fmt.Errorf("press %d: no redraw within 30 s (status %q, error %q)", i+1, p.Status, p.Error)
+				in.err = fmt.Errorf("press %d: no redraw within 30 s (status %q, error %q): %v", i+1, p.Status, p.Error, err)
 			}
-			time.Sleep(2 * time.Millisecond)
+			return in
+		}
+		if n <= start+i {
+			in.err = fmt.Errorf("press %d: a redraw without a timing (%d timings)", i+1, n)
+			return in
 		}
 	}
 	all, err := e2e.Eval[[]float64](ctx, `window.__refreshLab.timings`)
 	if err != nil {
-		return nil, err
+		in.err = err
+		return in
 	}
-	return all[start:], nil
+	in.timings = all[start:]
+	phases, err := e2e.Eval[[]phase](ctx, `(window.__refreshLab.phases || []).map((p) => ({Queued: p.queued, Run: p.run, Charts: p.charts, DOM: p.dom, Frame: p.frame, Worker: p.worker || 0}))`)
+	if err == nil && len(phases) >= len(all) {
+		in.phases = phases[len(phases)-len(in.timings):]
+	}
+	return in
 }
 
 // upload generates the crawl log, uploads it on the upload page and times
@@ -634,24 +694,37 @@ func upload(browser context.Context, url string) uploadFigure {
 		time.Sleep(5 * time.Millisecond)
 	}
 	u.summary, _ = e2e.Eval[map[string]string](ctx, `Object.fromEntries([...document.querySelectorAll('#facts dt')].map((dt) => [dt.textContent, dt.nextElementSibling ? dt.nextElementSibling.textContent : '']))`)
-	u.memSummary = readMemory(ctx, browser)
+	u.memSummary = readMemoryRetry(ctx, browser)
 
 	// The experiment on the uploaded log (every policy, its default
 	// repeats) follows; wait for it to draw and read the memory again.
-	if _, err := e2e.WaitRender(ctx, console, 0, 3*time.Minute); err != nil {
+	if _, err := e2e.WaitRender(ctx, console, 0, time.Minute); err != nil {
 		u.drawErr = err
 	} else {
 		u.drawnMs = float64(time.Since(t0).Microseconds()) / 1e3
 	}
-	u.memDrawn = readMemory(ctx, browser)
+	u.memDrawn = readMemoryRetry(ctx, browser)
 	return u
 }
 
+// readMemoryRetry is readMemory, tried again once after a pause when it
+// fails (the worker may be busy, or still starting).
+func readMemoryRetry(ctx, browser context.Context) memory {
+	m := readMemory(ctx, browser)
+	if m.err != nil {
+		time.Sleep(time.Second)
+		m = readMemory(ctx, browser)
+	}
+	return m
+}
+
 // readMemory reads the page's JS heap and, attached to the lab's worker,
-// the worker's JS heap and its WebAssembly.Memory (found with
-// Runtime.queryObjects, since the page keeps no handle on it).
+// the worker's JS heap and its WebAssembly memory (see wasmMemory).
 func readMemory(ctx, browser context.Context) memory {
 	var m memory
+	// A wedged renderer must cost a failed reading, not the whole bench.
+	ctx, cancelT := context.WithTimeout(ctx, 20*time.Second)
+	defer cancelT()
 	h, err := chromedp.Call(ctx, cdpruntime.GetHeapUsage, cdp.Empty{})
 	if err != nil {
 		m.err = err
@@ -659,23 +732,31 @@ func readMemory(ctx, browser context.Context) memory {
 	}
 	m.pageUsed, m.pageTotal, m.pageBacking = h.UsedSize, h.TotalSize, h.BackingStorageSize
 	m.perfMemory, _ = e2e.Eval[float64](ctx, `performance.memory ? performance.memory.usedJSHeapSize : 0`)
-	infos, err := chromedp.Targets(browser)
-	if err != nil {
-		m.err = err
-		return m
-	}
-	var workers []target.ID
-	for _, i := range infos {
-		if i.Type == "worker" && strings.HasSuffix(i.URL, "lab-worker.js") {
-			workers = append(workers, i.TargetID)
+	// The lab worker of this tab: its parent frame is the tab's main
+	// frame, whose id is the tab's target id.
+	page := chromedp.FromContext(ctx).Target.TargetID
+	var worker target.ID
+	for deadline := time.Now().Add(5 * time.Second); worker == "" && time.Now().Before(deadline); {
+		infos, err := chromedp.Targets(browser)
+		if err != nil {
+			m.err = err
+			return m
 		}
+		for _, i := range infos {
+			if i.Type == "worker" && strings.HasSuffix(i.URL, "lab-worker.js") && (string(i.ParentFrameID) == string(page) || i.ParentID == page) {
+				worker = i.TargetID
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	if len(workers) != 1 {
-		m.err = fmt.Errorf("found %d lab workers, want 1", len(workers))
+	if worker == "" {
+		m.err = errors.New("no lab worker belongs to the upload tab")
 		return m
 	}
-	wctx, cancel := chromedp.NewContext(browser, chromedp.WithTargetID(workers[0]), chromedp.WithDetachOnCancel())
+	wctx, cancel := chromedp.NewContext(browser, chromedp.WithTargetID(worker), chromedp.WithDetachOnCancel())
 	defer cancel()
+	wctx, cancelWT := context.WithTimeout(wctx, 20*time.Second)
+	defer cancelWT()
 	if err := chromedp.Do(wctx); err != nil {
 		m.err = fmt.Errorf("attaching to the worker: %v", err)
 		return m
@@ -685,35 +766,73 @@ func readMemory(ctx, browser context.Context) memory {
 		m.err = err
 		return m
 	}
-	m.workerUsed = wh.UsedSize
-	proto, err := chromedp.Call(wctx, cdpruntime.Evaluate, cdpruntime.EvaluateParams{Expression: "WebAssembly.Memory.prototype"})
-	if err != nil || proto.Result == nil {
-		m.err = fmt.Errorf("WebAssembly.Memory.prototype: %v", err)
-		return m
+	m.workerUsed, m.workerBacking = wh.UsedSize, wh.BackingStorageSize
+	// And again after a full collection: what is still referenced.
+	if _, err := chromedp.Call(wctx, heapprofiler.CollectGarbage, cdp.Empty{}); err == nil {
+		if wh, err := chromedp.Call(wctx, cdpruntime.GetHeapUsage, cdp.Empty{}); err == nil {
+			m.workerLiveUsed, m.workerLiveBacking = wh.UsedSize, wh.BackingStorageSize
+		}
 	}
-	objs, err := chromedp.Call(wctx, cdpruntime.QueryObjects, cdpruntime.QueryObjectsParams{PrototypeObjectID: proto.Result.ObjectID})
-	if err != nil || objs.Objects == nil {
-		m.err = fmt.Errorf("queryObjects: %v", err)
-		return m
-	}
-	sizes, err := chromedp.Call(wctx, cdpruntime.CallFunctionOn, cdpruntime.CallFunctionOnParams{
-		FunctionDeclaration: "function () { return this.map((m) => m.buffer.byteLength); }",
-		ObjectID:            objs.Objects.ObjectID,
-		ReturnByValue:       new(true),
-	})
-	if err != nil || sizes.Result == nil {
-		m.err = fmt.Errorf("reading the memories: %v", err)
-		return m
-	}
-	var bs []float64
-	if err := json.Unmarshal(sizes.Result.Value, &bs); err != nil {
-		m.err = err
-		return m
-	}
-	for _, b := range bs {
-		m.wasm += b
-	}
+	m.wasm, m.err = wasmMemory(wctx)
 	return m
+}
+
+// wasmMemory returns the byte length of the Go instance's WebAssembly
+// memory in the worker of ctx. The worker keeps no global handle on the
+// instance, but every Go function it exposes (refreshLab.handle) is a
+// closure over wasm_exec.js's Go object, which the debugger can reach
+// through the function's [[Scopes]]. (Runtime.queryObjects would find the
+// WebAssembly.Memory too, but its heap walk sometimes took the renderer
+// down after a big upload.)
+func wasmMemory(ctx context.Context) (float64, error) {
+	fn, err := chromedp.Call(ctx, cdpruntime.Evaluate, cdpruntime.EvaluateParams{Expression: "self.refreshLab && self.refreshLab.handle"})
+	if err != nil || fn.Result == nil || fn.Result.ObjectID == "" {
+		return 0, fmt.Errorf("no refreshLab.handle in the worker (%v)", err)
+	}
+	props := func(id cdpruntime.RemoteObjectID) (cdpruntime.GetPropertiesResult, error) {
+		return chromedp.Call(ctx, cdpruntime.GetProperties, cdpruntime.GetPropertiesParams{ObjectID: id, OwnProperties: new(true)})
+	}
+	fp, err := props(fn.Result.ObjectID)
+	if err != nil {
+		return 0, err
+	}
+	for _, ip := range fp.InternalProperties {
+		if ip.Name != "[[Scopes]]" || ip.Value == nil {
+			continue
+		}
+		scopes, err := props(ip.Value.ObjectID)
+		if err != nil {
+			return 0, err
+		}
+		for _, scope := range scopes.Result {
+			if scope.Value == nil || scope.Value.ObjectID == "" {
+				continue
+			}
+			vars, err := props(scope.Value.ObjectID)
+			if err != nil {
+				continue
+			}
+			for _, v := range vars.Result {
+				if v.Name != "go" || v.Value == nil || v.Value.ObjectID == "" {
+					continue
+				}
+				r, err := chromedp.Call(ctx, cdpruntime.CallFunctionOn, cdpruntime.CallFunctionOnParams{
+					FunctionDeclaration: "function () { return this._inst.exports.mem.buffer.byteLength; }",
+					ObjectID:            v.Value.ObjectID,
+					ReturnByValue:       new(true),
+				})
+				if err != nil || r.Result == nil {
+					return 0, fmt.Errorf("reading the Go instance's memory: %v", err)
+				}
+				var n float64
+				if err := json.Unmarshal(r.Result.Value, &n); err != nil {
+					return 0, err
+				}
+				return n, nil
+			}
+		}
+	}
+	return 0, errors.New("found no Go instance in refreshLab.handle's scopes")
 }
 
 // ---- rows ----
@@ -721,7 +840,7 @@ func readMemory(ctx, browser context.Context) memory {
 func mib(b float64) string { return fmt.Sprintf("%.1f MiB", b/(1<<20)) }
 
 func interactionRows(t *table, br *browserFigures, brErr error) {
-	t.section(fmt.Sprintf("lessons: a slider's input event → the redrawn chart, %d presses of ArrowRight/ArrowLeft on the budget slider, headless Chromium", *presses))
+	t.section(fmt.Sprintf("lessons: a slider's input event → the redrawn chart, %d presses of ArrowRight on the budget slider (each a new value), headless Chromium", *presses))
 	if brErr != nil {
 		t.fail("slider → chart", "p95 < 50 ms", brErr)
 		return
@@ -733,7 +852,21 @@ func interactionRows(t *table, br *browserFigures, brErr error) {
 			continue
 		}
 		p95 := measure.Quantile(in.timings, 0.95)
-		t.add(name, fmt.Sprintf("median %.0f ms, p95 %.0f ms, max %.0f ms (n=%d)", measure.Quantile(in.timings, 0.5), p95, measure.Quantile(in.timings, 1), len(in.timings)), "p95 < 50 ms", verdict(p95 < 50))
+		value := fmt.Sprintf("median %.0f ms, p95 %.0f ms, max %.0f ms (n=%d)", measure.Quantile(in.timings, 0.5), p95, measure.Quantile(in.timings, 1), len(in.timings))
+		if len(in.phases) > 0 {
+			med := func(f func(phase) float64) float64 {
+				xs := make([]float64, len(in.phases))
+				for i, p := range in.phases {
+					xs[i] = f(p)
+				}
+				return measure.Quantile(xs, 0.5)
+			}
+			value += fmt.Sprintf("; medians: queued %.0f, run %.0f (in Go %.0f), charts %.0f, DOM %.0f, frame %.0f ms",
+				med(func(p phase) float64 { return p.Queued }), med(func(p phase) float64 { return p.Run }), med(func(p phase) float64 { return p.Worker }),
+				med(func(p phase) float64 { return p.Charts }), med(func(p phase) float64 { return p.DOM }),
+				med(func(p phase) float64 { return p.Frame }))
+		}
+		t.add(name, value, "p95 < 50 ms", verdict(p95 < 50))
 	}
 }
 
@@ -765,7 +898,7 @@ func uploadRows(t *table, br *browserFigures, brErr error) {
 	for _, m := range []struct {
 		when string
 		m    memory
-	}{{"after the summary", u.memSummary}, {"after the experiment drew", u.memDrawn}} {
+	}{{"after the summary", u.memSummary}, {afterDraw(u.drawErr), u.memDrawn}} {
 		if m.m.err != nil {
 			t.fail("memory "+m.when, "bounded, reported", m.m.err)
 			continue
@@ -775,8 +908,16 @@ func uploadRows(t *table, br *browserFigures, brErr error) {
 			pm = fmt.Sprintf(", performance.memory %s", mib(m.m.perfMemory))
 		}
 		t.add("page JS heap "+m.when, fmt.Sprintf("%s used of %s, array buffers %s%s", mib(m.m.pageUsed), mib(m.m.pageTotal), mib(m.m.pageBacking), pm), "report", "")
-		t.add("worker: JS heap / wasm memory "+m.when, fmt.Sprintf("%s / %s (wasm memory never shrinks: its peak)", mib(m.m.workerUsed), mib(m.m.wasm)), "report", "")
+		t.add("lab worker "+m.when, fmt.Sprintf("wasm memory %s (never shrinks: its peak), JS heap %s, array buffers %s (after a forced GC: %s, %s)", mib(m.m.wasm), mib(m.m.workerUsed), mib(m.m.workerBacking), mib(m.m.workerLiveUsed), mib(m.m.workerLiveBacking)), "report", "")
 	}
+}
+
+// afterDraw names the second memory reading.
+func afterDraw(err error) string {
+	if err != nil {
+		return "after waiting for the experiment (it did not draw)"
+	}
+	return "after the experiment drew"
 }
 
 func sizeRows(t *table) {

@@ -26,9 +26,9 @@ function setEngine(state, text) {
   for (const fn of listeners) fn(engineState);
 }
 
-function response(status, contentType, body, ms) {
+function response(status, contentType, body, ms, extra) {
   return {
-    status, contentType, body, ms,
+    status, contentType, body, ms, ...extra,
     ok: status >= 200 && status < 300,
     json() { return JSON.parse(body); },
   };
@@ -82,7 +82,7 @@ class WorkerEngine {
         const p = this.pending.get(m.id);
         if (!p) return;
         this.pending.delete(m.id);
-        p.resolve(response(m.status, m.contentType, m.body, m.ms));
+        p.resolve(response(m.status, m.contentType, m.body, m.ms, { received: m.received, answered: m.answered, sent: p.sent, delivered: performance.timeOrigin + performance.now() }));
       }
     }
   }
@@ -103,7 +103,7 @@ class WorkerEngine {
     }
     const id = this.next++;
     return new Promise((resolve) => {
-      this.pending.set(id, { resolve, onProgress });
+      this.pending.set(id, { resolve, onProgress, sent: performance.timeOrigin + performance.now() });
       this.worker.postMessage({ id, method, path, query, body });
     });
   }

@@ -37,6 +37,11 @@ export function fmt(metric, v) {
   return v.toFixed(2);
 }
 
+/** The i-th summary of a series, which the lab sends by column. */
+export function at(series, i) {
+  return { mean: series.mean[i], lo: series.lo[i], hi: series.hi[i], sd: series.sd[i], n: series.n[i] };
+}
+
 function halfWidth(s) {
   return s && s.hi !== null && s.lo !== null && s.hi !== undefined ? (s.hi - s.lo) / 2 : null;
 }
@@ -118,7 +123,7 @@ function setField(spec, field, value, cat) {
   if (m) {
     for (const p of spec.policies || []) {
       const d = cat.policies.find((x) => x.id === p.id);
-      if (d && d.params.some((q) => q.name === m[1])) setParam(p, m[1]);
+      if (d && (d.params || []).some((q) => q.name === m[1])) setParam(p, m[1]);
     }
     return;
   }
@@ -139,7 +144,7 @@ function paramOf(c, spec, cat) {
   const ids = m ? (spec.policies || []).map((p) => p.id) : [c.field.split('.')[1]];
   for (const id of ids) {
     const d = cat.policies.find((x) => x.id === id);
-    const p = d && d.params.find((q) => q.name === name);
+    const p = d && (d.params || []).find((q) => q.name === name);
     if (p) return p;
   }
   return null;
@@ -159,6 +164,12 @@ export async function mountExperiment(root, config, options = {}) {
 }
 
 let controlSeq = 0;
+
+// The interaction budget (DESIGN.md: p95 under 50 ms from input to redrawn
+// chart) leaves about this much for computing a preview.
+const PREVIEW_MS = 12;
+// A preview is refined into the full run after this pause in the input.
+const REFINE_AFTER_MS = 300;
 
 class Experiment {
   constructor(root, config, options) {
@@ -205,6 +216,7 @@ class Experiment {
       $('#spec-apply', this.root).addEventListener('click', () => this.applySpecText());
     }
     this.schedule();
+    this.root.addEventListener('rendered', () => this.warmUp(), { once: true });
   }
 
   // ---- controls ----
@@ -364,6 +376,8 @@ class Experiment {
   schedule() {
     this.pending = clone(this.spec);
     this.pendingInputAt = this.inputAt;
+    this.inputAt = null;
+    clearTimeout(this.refineTimer);
     if (!this.running) this.pump();
   }
 
@@ -374,16 +388,60 @@ class Experiment {
       const spec = this.pending;
       const inputAt = this.pendingInputAt;
       this.pending = null;
-      await this.run(spec, inputAt);
+      const preview = this.previewOf(spec, inputAt);
+      const drawn = await this.run(spec, inputAt, preview);
+      if (drawn && preview && !this.pending) {
+        // Refine once the learner pauses: the full run, drawn over the
+        // preview. A new input before then cancels it.
+        this.refineTimer = setTimeout(() => {
+          this.pending = spec;
+          this.pendingInputAt = null;
+          if (!this.running) this.pump();
+        }, REFINE_AFTER_MS);
+      }
     }
     this.running = false;
     this.root.removeAttribute('aria-busy');
   }
 
-  async run(spec, inputAt) {
-    if (this.options.urlState) writeURL(spec);
-    if (this.specText && document.activeElement !== this.specText) this.specText.value = JSON.stringify(spec, null, 2);
-    this.setStatus('Computing…');
+  /**
+   * Runs the lesson's experiment a few more times with other seeds, unseen
+   * and undrawn, while the learner reads: the browser compiles the
+   * WebAssembly module's hot paths fully only after they have run a while,
+   * and the first slider moves should not pay for that. It yields to any
+   * real input.
+   */
+  async warmUp() {
+    const base = clone(this.spec);
+    for (let i = 1; i <= 3; i++) {
+      await new Promise((res) => setTimeout(res, 50));
+      if (this.running || this.pending || this.refineTimer && this.pendingInputAt) return;
+      await post('/api/run', { ...base, seed: (base.seed || 0) + 7919 * i });
+    }
+  }
+
+  /**
+   * For a run answering an input, a preview with fewer repeats when the
+   * full run would miss the interaction budget: as many repeats as the last
+   * runs' pace allows in PREVIEW_MS, at least one. The
+   * preview's repeats are the first ones of the full run (each repeat has
+   * its own random stream), so the full run only adds to them. One repeat has
+   * no interval; the refined run brings it.
+   */
+  previewOf(spec, inputAt) {
+    if (inputAt === null || inputAt === undefined || !this.msPerRepeat) return null;
+    const full = spec.repeats || 10;
+    const affordable = Math.floor(PREVIEW_MS / this.msPerRepeat);
+    if (affordable >= full) return null;
+    const repeats = Math.max(1, affordable);
+    return { spec: { ...clone(spec), repeats }, repeats, of: full };
+  }
+
+  async run(full, inputAt, preview) {
+    const spec = preview ? preview.spec : full;
+    if (this.options.urlState) writeURL(full);
+    if (this.specText && document.activeElement !== this.specText) this.specText.value = JSON.stringify(full, null, 2);
+    this.setStatus(preview ? 'Computing a preview…' : 'Computing…');
     if (spec.dataset && /^upload-/.test(spec.dataset.id || '') && !this.cat.datasets.some((d) => d.id === spec.dataset.id)) {
       const restored = await restoreUpload(spec.dataset.id);
       if (restored) this.cat = await refreshCatalog();
@@ -395,24 +453,34 @@ class Experiment {
     }
     const t0 = performance.now();
     const r = await post('/api/run', spec);
+    const tRun = performance.now();
     if (!r.ok) {
       this.showError(errorOf(r));
       this.setStatus('');
-      return;
+      return false;
     }
     const result = r.json();
     const runMs = performance.now() - t0;
-    const svgs = await Promise.all(this.config.charts.map((ch) => post('/api/chart', {
-      result,
-      chart: { type: ch.type, metric: ch.metric, title: ch.title, policies: ch.policies, refs: ch.refs, markAuto: ch.markAuto, expected: ch.expected },
-    })));
+    // The pace of this spec's shape, from the worker's own time when it
+    // reports one; answers from the lab's cache (near 0 ms) teach nothing.
+    const workMs = r.ms || runMs;
+    if (workMs > 2) this.msPerRepeat = workMs / result.spec.repeats;
+    // Charts name the result by its id, so the lab need not read it back;
+    // a server that no longer has it (say, another Worker instance) gets
+    // the result itself.
+    const svgs = await Promise.all(this.config.charts.map(async (ch) => {
+      const chart = { type: ch.type, metric: ch.metric, title: ch.title, policies: ch.policies, refs: ch.refs, markAuto: ch.markAuto, expected: ch.expected };
+      const byID = await post('/api/chart', { id: result.id, chart });
+      return byID.status === 404 ? post('/api/chart', { result, chart }) : byID;
+    }));
     const bad = svgs.find((s) => !s.ok);
     if (bad) {
       this.showError(errorOf(bad));
       this.setStatus('');
-      return;
+      return false;
     }
-    if (this.pending) return; // a newer spec waits: skip drawing this one
+    if (this.pending) return false; // a newer spec waits: skip drawing this one
+    const tCharts = performance.now();
     this.hideError();
     this.result = result;
     this.render(result, svgs.map((s) => s.body));
@@ -420,11 +488,28 @@ class Experiment {
     const total = performance.now() - t0;
     const s = result.spec;
     const unit = result.dataset.cycleUnit || 'cycle';
-    this.setStatus(`${s.policies.length} ${s.policies.length === 1 ? 'policy' : 'policies'} × ${s.repeats} repeats × ${s.cycles} ${unit}${s.cycles === 1 ? '' : 's'} of ${result.dataset.pages.toLocaleString()} pages: ran in ${Math.round(runMs)} ms, drawn in ${Math.round(total - runMs)} ms ${engineName === 'wasm' ? '(WebAssembly in this tab)' : '(server)'}.`);
+    const where = engineName === 'wasm' ? '(WebAssembly in this tab)' : '(server)';
+    const shape = `${s.policies.length} ${s.policies.length === 1 ? 'policy' : 'policies'} × ${s.repeats} repeats × ${s.cycles} ${unit}${s.cycles === 1 ? '' : 's'} of ${result.dataset.pages.toLocaleString()} pages`;
+    this.setStatus(preview
+      ? `Preview from ${preview.repeats} of ${preview.of} repeats: ran in ${Math.round(runMs)} ms. All ${preview.of} follow when you pause.`
+      : `${shape}: ran in ${Math.round(runMs)} ms, drawn in ${Math.round(total - runMs)} ms ${where}.`);
+    this.root.classList.toggle('preview', !!preview);
+    const tDrawn = performance.now();
     await new Promise((res) => requestAnimationFrame(() => res()));
+    const tFrame = performance.now();
     this.probe.renders++;
-    if (inputAt !== null && inputAt !== undefined) this.probe.timings.push(performance.now() - inputAt);
+    if (inputAt !== null && inputAt !== undefined) {
+      this.probe.timings.push(tFrame - inputAt);
+      // Where the time went, for make bench: waiting to start, the run,
+      // the charts, the DOM, the next frame.
+      (this.probe.phases = this.probe.phases || []).push({
+        queued: t0 - inputAt, run: tRun - t0, charts: tCharts - tRun, dom: tDrawn - tCharts, frame: tFrame - tDrawn,
+        repeats: result.spec.repeats, worker: r.ms,
+        toWorker: r.received - r.sent, fromWorker: r.delivered - r.answered,
+      });
+    }
     this.root.dispatchEvent(new CustomEvent('rendered', { detail: result }));
+    return true;
   }
 
   applySpecText() {
@@ -479,8 +564,20 @@ class Experiment {
       figure.append(svgNode(svgs[i]));
       const m = this.metric(ch.metric);
       const cap = el('figcaption', {}, ch.caption || '');
-      const table = ch.type === 'bars' ? barsTable(result, m, ch) : ch.type === 'sweep' ? sweepTable(result, m, ch) : cyclesTable(result, m, ch);
-      const details = el('details', { class: 'data' }, el('summary', { text: 'Data table' }), table);
+      // The table is built when opened (or copied via the JSON/CSV
+      // exports), not on every redraw.
+      const makeTable = () => (ch.type === 'bars' ? barsTable(result, m, ch) : ch.type === 'sweep' ? sweepTable(result, m, ch) : cyclesTable(result, m, ch));
+      const open = this.openTables && this.openTables.has(i);
+      const details = el('details', { class: 'data', open }, el('summary', { text: 'Data table' }), open ? makeTable() : null);
+      details.addEventListener('toggle', () => {
+        this.openTables = this.openTables || new Set();
+        if (details.open) {
+          this.openTables.add(i);
+          if (!details.querySelector('table')) details.append(makeTable());
+        } else {
+          this.openTables.delete(i);
+        }
+      });
       const dl = el('button', { type: 'button', class: 'small', text: 'Download SVG', onclick: () => download(svgs[i], `${this.fileBase(result)}-${ch.metric}-${ch.type}.svg`, 'image/svg+xml') });
       figure.append(cap, el('div', { class: 'chart-tools' }, details, dl));
       return figure;
@@ -557,7 +654,7 @@ function cyclesTable(result, m, ch) {
   const rows = [];
   for (let c = 0; c < n; c++) {
     rows.push(el('tr', {}, el('th', { scope: 'row', text: String(c + 1) }), pols.map((p) => {
-      const s = p.perCycle[m.id][c];
+      const s = at(p.perCycle[m.id], c);
       const h = halfWidth(s);
       return el('td', { text: fmt(m, s.mean) + (h !== null ? ` ± ${fmt(m, h)}` : '') });
     })));
@@ -572,7 +669,7 @@ function sweepTable(result, m, ch) {
   const name = sw.field.replace(/^params\./, '');
   const head = el('tr', {}, el('th', { scope: 'col', text: name }), pols.map((p) => el('th', { scope: 'col', text: p.name })));
   const rows = sw.values.map((v, i) => el('tr', {}, el('th', { scope: 'row', text: String(v) }), pols.map((p) => {
-    const s = p[m.id][i];
+    const s = at(p[m.id], i);
     const h = halfWidth(s);
     return el('td', { text: fmt(m, s.mean) + (h !== null ? ` ± ${fmt(m, h)}` : '') });
   })));
@@ -607,14 +704,16 @@ export function toCSV(result, metrics) {
     for (const m of metrics) {
       if (!p[m.id]) continue;
       row(p.id, p.params, '', 'all', m.id, p[m.id]);
-      (p.perCycle[m.id] || []).forEach((st, i) => row(p.id, p.params, '', i + 1, m.id, st));
+      const per = p.perCycle[m.id];
+      if (per) per.mean.forEach((_, i) => row(p.id, p.params, '', i + 1, m.id, at(per, i)));
     }
   }
   if (result.sweep) {
     const sw = result.sweep;
     for (const p of sw.policies) {
       for (const m of metrics) {
-        (p[m.id] || []).forEach((st, i) => row(p.id, p.params[i], `${sw.field}=${sw.values[i]}`, 'all', m.id, st));
+        const ser = p[m.id];
+        if (ser) ser.mean.forEach((_, i) => row(p.id, p.params[i], `${sw.field}=${sw.values[i]}`, 'all', m.id, at(ser, i)));
       }
     }
   }

@@ -42,6 +42,7 @@ async function readBlob(blob, id) {
 }
 
 self.onmessage = async (e) => {
+  const received = performance.timeOrigin + performance.now();
   const { id, method, path, query, body } = e.data;
   try {
     await ready;
@@ -61,7 +62,13 @@ self.onmessage = async (e) => {
     };
     const t0 = performance.now();
     const r = self.refreshLab.handle(method, path, query || '', payload ?? '', progress);
-    postMessage({ type: 'response', id, status: r.status, contentType: r.contentType, body: r.body, ms: performance.now() - t0 });
+    const t1 = performance.now();
+    postMessage({
+      type: 'response', id, status: r.status, contentType: r.contentType, body: r.body, ms: t1 - t0,
+      // When the worker got the request and answered it (ms since the epoch),
+      // so the page can tell waiting from working.
+      received, answered: performance.timeOrigin + t1,
+    });
   } catch (err) {
     postMessage({
       type: 'response', id, status: 500, contentType: 'application/json',

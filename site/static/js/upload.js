@@ -14,6 +14,8 @@ const errorBox = $('upload-error');
 let experiment = null;
 
 onEngine((s) => { $('engine').textContent = s.text; $('engine').dataset.state = s.state; });
+// Start the lab now, so it is ready when a file arrives.
+catalog().catch(() => {});
 
 fileInput.addEventListener('change', () => { if (fileInput.files[0]) read(fileInput.files[0]); });
 drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
