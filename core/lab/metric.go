@@ -22,8 +22,8 @@ type Metric struct {
 	Better string  `json:"better"`
 	Help   string  `json:"help"`
 
-	Headline func(PolicyResult) stat.Summary   `json:"-"`
-	PerCycle func(PolicyResult) stat.Series `json:"-"`
+	Headline func(PolicyResult) stat.Summary `json:"-"`
+	PerCycle func(PolicyResult) stat.Series  `json:"-"`
 }
 
 // Metrics lists the measures of a refresh run.

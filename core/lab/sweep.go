@@ -24,9 +24,9 @@ type SweepSeries struct {
 	Name        string         `json:"name"`
 	Oracle      bool           `json:"oracle"`
 	Params      []param.Values `json:"params"` // as resolved at each value
-	ChangeRatio stat.Series `json:"changeRatio"`
-	Freshness   stat.Series `json:"freshness"`
-	Age         stat.Series `json:"age"`
+	ChangeRatio stat.Series    `json:"changeRatio"`
+	Freshness   stat.Series    `json:"freshness"`
+	Age         stat.Series    `json:"age"`
 	// ExpectedChangeRatio holds the exact expectation at each value where
 	// the policy computes one (one-cycle runs), else null.
 	ExpectedChangeRatio []*float64 `json:"expectedChangeRatio,omitempty"`
