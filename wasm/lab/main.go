@@ -34,6 +34,9 @@ func main() {
 			// they came in, now rather than at some later collection.
 			req.Body = nil
 			runtime.GC()
+			// Let the finalizers of the request's js.Values run now, so
+			// the JavaScript side can free the upload's array as well.
+			runtime.Gosched()
 		}
 		return resp
 	})
