@@ -48,6 +48,10 @@ type PolicyResult struct {
 	ExpectedChangeRatio *float64 `json:"expectedChangeRatio,omitempty"`
 
 	PerCycle PerCycle `json:"perCycle"`
+
+	// Sites compares the policy's per-site change estimates with the
+	// truth, for policies that estimate them (refresh.SiteEstimator).
+	Sites *SiteEstimates `json:"sites,omitempty"`
 }
 
 // PerCycle holds per-cycle series, one Summary per cycle.
@@ -206,6 +210,8 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 	pcg := rand.NewPCG(0, 0)
 	rng := rand.New(pcg)
 	var p refresh.Policy
+	var sites *siteTally
+	defer func() { sim.After = nil }()
 	for r := range reps {
 		pcg.Seed(spec.Seed, streamOf(desc.ID, r))
 		sim.Reset()
@@ -237,7 +243,16 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 				slices.Sort(auto)
 			}
 		}
+		if e, ok := p.(refresh.SiteEstimator); ok {
+			if sites == nil {
+				sites = newSiteTally(d, nc, reps)
+			}
+			sim.After = func(int) { sites.observe(e) }
+		}
 		*buf = sim.Run(p, spec.Budget, nc, (*buf)[:0])
+		if sites != nil {
+			sites.endRepeat(r)
+		}
 		var sumCR, sumFr, sumAg, sumDl float64
 		var nCR int
 		for c, cy := range *buf {
@@ -266,6 +281,9 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		ID: desc.ID, Name: desc.Name, Oracle: desc.Oracle, Params: params, Auto: auto, ExpectedChangeRatio: pr.ExpectedChangeRatio,
 		ChangeRatio: stat.Summarize(cr), Freshness: stat.Summarize(fr),
 		Age: stat.Summarize(ag), Downloads: stat.Summarize(dl),
+	}
+	if sites != nil {
+		pr.Sites = sites.result(d)
 	}
 	for c := range nc {
 		pr.PerCycle.ChangeRatio = append(pr.PerCycle.ChangeRatio, stat.Summarize(perCR[c]))

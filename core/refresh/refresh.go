@@ -32,6 +32,16 @@ type Reuser interface {
 	Reuse(env Env)
 }
 
+// SiteEstimator is a policy that estimates, each cycle, what share of each
+// site's pages changed: a sampling policy's view of the web. The runner
+// reports these estimates beside the truth (Al-Qaaideh Table 4.2).
+type SiteEstimator interface {
+	// SiteEstimates returns, after Refresh, each site's estimated change
+	// fraction for the cycle, or a negative value for a site it did not
+	// estimate. The runner only reads it.
+	SiteEstimates() []float64
+}
+
 // Env is what a policy is built from.
 type Env struct {
 	Repo   *dataset.Repository
@@ -197,6 +207,10 @@ type Sim struct {
 	versionsMoved []int32
 
 	crawl Crawl // reused each cycle
+
+	// After, when set, is called at the end of each cycle with its index,
+	// after the policy's downloads: the runner reads diagnostics there.
+	After func(cycle int)
 }
 
 // NewSim returns a simulator for d with every copy fresh at time 0.
@@ -304,6 +318,9 @@ func (s *Sim) Run(p Policy, budget, cycles int, out []Cycle) []Cycle {
 			Freshness: 1 - float64(len(s.stale))/n,
 			Age:       max(age, 0) / n,
 		})
+		if s.After != nil {
+			s.After(c)
+		}
 	}
 	return out
 }

@@ -145,9 +145,10 @@ func (s *Site) Reuse(env refresh.Env) {
 	}
 }
 
-// Estimates returns the change fraction each site's sample showed in the
-// last cycle, -1 for sites left unsampled. The slice is shared.
-func (s *Site) Estimates() []float64 { return s.est }
+// SiteEstimates implements refresh.SiteEstimator: the change fraction each
+// site's sample showed in the last cycle, -1 for sites left unsampled. The
+// slice is shared.
+func (s *Site) SiteEstimates() []float64 { return s.est }
 
 // Refresh implements refresh.Policy.
 func (s *Site) Refresh(c *refresh.Crawl) {
