@@ -7,7 +7,6 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/chart"
 	"github.com/refreshlab/refreshlab/core/lab"
-	"github.com/refreshlab/refreshlab/core/stat"
 )
 
 // ChartRequest is the body of POST /api/chart: a result to draw, or a spec
@@ -118,6 +117,9 @@ func Chart(res *lab.Result, opts ChartOptions) ([]byte, error) {
 		m.Name, res.Dataset.Name, res.Spec.Budget, unit, res.Spec.Repeats, res.Spec.Seed)
 	switch opts.Type {
 	case ChartCycles:
+		if m.PerCycle == nil {
+			return nil, fmt.Errorf("%s has no per-cycle series: draw it as bars or a sweep", m.Name)
+		}
 		c := chart.Line{
 			Title:       opts.Title,
 			Description: fmt.Sprintf("Mean %s per %s of %d policies with 95%% intervals across repeats. %s", m.Name, unit, len(pols), about),
@@ -178,14 +180,9 @@ func sweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, ylabel string,
 		if len(opts.Policies) > 0 && !slices.Contains(opts.Policies, p.ID) {
 			continue
 		}
-		var per stat.Series
-		switch m.ID {
-		case lab.MetricChangeRatio:
-			per = p.ChangeRatio
-		case lab.MetricFreshness:
-			per = p.Freshness
-		default:
-			per = p.Age
+		per := m.Sweep(p)
+		if per == nil {
+			continue // a policy without this metric (say, no site estimates)
 		}
 		s := chart.Series{Name: p.Name, Dashed: p.Oracle}
 		for i, v := range per {

@@ -11,6 +11,9 @@ const (
 	MetricChangeRatio = "changeRatio"
 	MetricFreshness   = "freshness"
 	MetricAge         = "age"
+	// MetricSiteAccuracy is 1 − |estimated − true change fraction| averaged
+	// over sites, for policies that estimate sites (Al-Qaaideh Table 4.2).
+	MetricSiteAccuracy = "siteAccuracy"
 )
 
 // Metric describes a measure of a refresh run, for charts and readouts.
@@ -23,7 +26,9 @@ type Metric struct {
 	Help   string  `json:"help"`
 
 	Headline func(PolicyResult) stat.Summary `json:"-"`
-	PerCycle func(PolicyResult) stat.Series  `json:"-"`
+	// PerCycle is nil for metrics with no per-cycle series.
+	PerCycle func(PolicyResult) stat.Series `json:"-"`
+	Sweep    func(SweepSeries) stat.Series  `json:"-"`
 }
 
 // Metrics lists the measures of a refresh run.
@@ -33,18 +38,32 @@ var Metrics = []Metric{
 		Help:     "Share of the cycle's downloads that found the page changed (Taleghani eq. 1).",
 		Headline: func(p PolicyResult) stat.Summary { return p.ChangeRatio },
 		PerCycle: func(p PolicyResult) stat.Series { return p.PerCycle.ChangeRatio },
+		Sweep:    func(s SweepSeries) stat.Series { return s.ChangeRatio },
 	},
 	{
 		ID: MetricFreshness, Name: "Freshness", Unit: "ratio", Max: 1, Better: "higher",
 		Help:     "Share of all pages whose copy is up to date at the end of the cycle (Taleghani eq. 3).",
 		Headline: func(p PolicyResult) stat.Summary { return p.Freshness },
 		PerCycle: func(p PolicyResult) stat.Series { return p.PerCycle.Freshness },
+		Sweep:    func(s SweepSeries) stat.Series { return s.Freshness },
 	},
 	{
 		ID: MetricAge, Name: "Age", Unit: "cycle", Better: "lower",
 		Help:     "Mean time since the first change a copy misses, 0 for fresh copies, at the end of the cycle (Taleghani eq. 5).",
 		Headline: func(p PolicyResult) stat.Summary { return p.Age },
 		PerCycle: func(p PolicyResult) stat.Series { return p.PerCycle.Age },
+		Sweep:    func(s SweepSeries) stat.Series { return s.Age },
+	},
+	{
+		ID: MetricSiteAccuracy, Name: "Site accuracy", Unit: "ratio", Max: 1, Better: "higher",
+		Help: "1 − |estimated − true change fraction|, averaged over sites, for policies that estimate each site's change (Al-Qaaideh Table 4.2).",
+		Headline: func(p PolicyResult) stat.Summary {
+			if p.Sites == nil {
+				return stat.Summarize(nil)
+			}
+			return p.Sites.MeanAccuracy
+		},
+		Sweep: func(s SweepSeries) stat.Series { return s.SiteAccuracy },
 	},
 }
 

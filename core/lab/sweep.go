@@ -27,6 +27,9 @@ type SweepSeries struct {
 	ChangeRatio stat.Series    `json:"changeRatio"`
 	Freshness   stat.Series    `json:"freshness"`
 	Age         stat.Series    `json:"age"`
+	// SiteAccuracy is the mean site accuracy at each value, for policies
+	// that estimate sites (refresh.SiteEstimator).
+	SiteAccuracy stat.Series `json:"siteAccuracy,omitempty"`
 	// ExpectedChangeRatio holds the exact expectation at each value where
 	// the policy computes one (one-cycle runs), else null.
 	ExpectedChangeRatio []*float64 `json:"expectedChangeRatio,omitempty"`
@@ -118,12 +121,21 @@ func (l *Lab) runSweep(spec Spec) (*SweepResult, error) {
 			ss.ChangeRatio = append(ss.ChangeRatio, p.ChangeRatio)
 			ss.Freshness = append(ss.Freshness, p.Freshness)
 			ss.Age = append(ss.Age, p.Age)
+			if p.Sites != nil {
+				ss.SiteAccuracy = append(ss.SiteAccuracy, p.Sites.MeanAccuracy)
+			} else {
+				ss.SiteAccuracy = append(ss.SiteAccuracy, stat.Summarize(nil))
+			}
 			ss.ExpectedChangeRatio = append(ss.ExpectedChangeRatio, p.ExpectedChangeRatio)
 		}
 	}
 	for i := range sr.Policies {
-		if !slices.ContainsFunc(sr.Policies[i].ExpectedChangeRatio, func(e *float64) bool { return e != nil }) {
-			sr.Policies[i].ExpectedChangeRatio = nil
+		ss := &sr.Policies[i]
+		if !slices.ContainsFunc(ss.ExpectedChangeRatio, func(e *float64) bool { return e != nil }) {
+			ss.ExpectedChangeRatio = nil
+		}
+		if !slices.ContainsFunc(ss.SiteAccuracy, func(s stat.Summary) bool { return s.N > 0 }) {
+			ss.SiteAccuracy = nil
 		}
 	}
 	return sr, nil

@@ -37,6 +37,16 @@ export function fmt(metric, v) {
   return v.toFixed(2);
 }
 
+/**
+ * A policy's headline summary of metric id: most are fields of the result;
+ * site accuracy lives with the site estimates. Undefined when the policy
+ * has none.
+ */
+export function headline(p, id) {
+  if (id === 'siteAccuracy') return p.sites ? p.sites.meanAccuracy : undefined;
+  return p[id];
+}
+
 /** The i-th summary of a series, which the lab sends by column. */
 export function at(series, i) {
   return { mean: series.mean[i], lo: series.lo[i], hi: series.hi[i], sd: series.sd[i], n: series.n[i] };
@@ -548,7 +558,8 @@ class Experiment {
     const rows = result.policies.map((p) => el('tr', { class: p.oracle ? 'oracle' : '' },
       el('th', { scope: 'row' }, p.name, p.oracle ? el('span', { class: 'tag', text: 'upper bound' }) : null),
       metrics.map((m) => {
-        const s = p[m.id];
+        const s = headline(p, m.id);
+        if (!s) return el('td', { title: `${p.name} has no ${m.name.toLowerCase()}` }, '–');
         const h = halfWidth(s);
         return el('td', {}, el('span', { class: 'num', text: fmt(m, s.mean) }), h !== null ? el('span', { class: 'pm', text: ` ± ${fmt(m, h)}` }) : null);
       }),
@@ -592,7 +603,8 @@ class Experiment {
       if (o.dataset.metric === 'expectedChangeRatio') {
         o.textContent = p.expectedChangeRatio !== undefined ? p.expectedChangeRatio.toFixed(3) : '–';
       } else {
-        o.textContent = fmt(this.metric(o.dataset.metric), p[o.dataset.metric] && p[o.dataset.metric].mean);
+        const h = headline(p, o.dataset.metric);
+        o.textContent = fmt(this.metric(o.dataset.metric), h && h.mean);
       }
     }
   }
@@ -665,7 +677,7 @@ function cyclesTable(result, m, ch) {
 function sweepTable(result, m, ch) {
   const sw = result.sweep;
   if (!sw) return el('p', { text: 'No sweep in this result.' });
-  const pols = sw.policies.filter((p) => !ch.policies || ch.policies.length === 0 || ch.policies.includes(p.id));
+  const pols = sw.policies.filter((p) => p[m.id] && (!ch.policies || ch.policies.length === 0 || ch.policies.includes(p.id)));
   const name = sw.field.replace(/^params\./, '');
   const head = el('tr', {}, el('th', { scope: 'col', text: name }), pols.map((p) => el('th', { scope: 'col', text: p.name })));
   const rows = sw.values.map((v, i) => el('tr', {}, el('th', { scope: 'row', text: String(v) }), pols.map((p) => {
@@ -680,7 +692,7 @@ function barsTable(result, m, ch) {
   const pols = result.policies.filter((p) => !ch.policies || ch.policies.length === 0 || ch.policies.includes(p.id));
   const head = el('tr', {}, ['Policy', 'Mean', '95% low', '95% high', 'Repeats'].map((t) => el('th', { scope: 'col', text: t })));
   const rows = pols.map((p) => {
-    const s = p[m.id];
+    const s = headline(p, m.id) || { mean: null, lo: null, hi: null, n: 0 };
     return el('tr', {}, el('th', { scope: 'row', text: p.name }), [s.mean, s.lo, s.hi].map((v) => el('td', { text: fmt(m, v) })), el('td', { text: String(s.n) }));
   });
   return el('table', { class: 'data-table' }, el('caption', { text: `${m.name} by policy, averaged over cycles` }), el('thead', {}, head), el('tbody', {}, rows));
@@ -702,8 +714,9 @@ export function toCSV(result, metrics) {
     [result.dataset.id, policy, JSON.stringify(params || {}), point, cycle, metric, st.mean, st.lo, st.hi, st.n, s.budget, s.repeats, s.seed].map(q).join(','));
   for (const p of result.policies) {
     for (const m of metrics) {
-      if (!p[m.id]) continue;
-      row(p.id, p.params, '', 'all', m.id, p[m.id]);
+      const h = headline(p, m.id);
+      if (!h) continue;
+      row(p.id, p.params, '', 'all', m.id, h);
       const per = p.perCycle[m.id];
       if (per) per.mean.forEach((_, i) => row(p.id, p.params, '', i + 1, m.id, at(per, i)));
     }
