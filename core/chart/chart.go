@@ -99,6 +99,42 @@ type Bar struct {
 	Dashed bool
 }
 
+// Grouped draws groups of bars side by side: one group per label, one bar
+// per series in each group, a legend of the series, optional whiskers. It
+// suits comparisons such as estimated against real change rate per site
+// (groups are sites; bars are the truth and each policy's estimate) or a
+// metric of several feature sets at a few budgets.
+//
+// Series are coloured in the order of the palette used for Line series and
+// Bars, so a policy keeps its colour from chart to chart when it keeps its
+// index. Any input renders; sizes and Refs are treated as for Bars.
+// There is one group per entry of Groups; values beyond it are ignored,
+// and a series with fewer values has no bar in the remaining groups.
+type Grouped struct {
+	Title       string
+	Description string // one or two sentences for screen readers; goes into <desc>
+	XLabel      string // what the groups are, e.g. "Site"
+	YLabel      string
+	Groups      []string      // group labels along the x axis
+	Series      []GroupSeries // one bar per series in each group
+	YRange      *Range        // fixed y range; nil = fit the data (always including 0)
+	Refs        []Ref         // horizontal reference lines
+	Width       int           // pixels; 0 = 720
+	Height      int           // pixels; 0 = 360
+	ID          string        // prefix for element ids; "" = derived from a hash of the chart
+}
+
+// GroupSeries is one bar in each group of a Grouped chart. Values, Lo and
+// Hi have one entry per group; a missing or non-finite value draws no bar
+// there, and a whisker needs the value and both bounds (Lo and Hi may be
+// nil, for none). Dashed draws the bars hatched with a dashed outline, as
+// for an oracle Bar: e.g. the truth, or an upper bound.
+type GroupSeries struct {
+	Name           string
+	Values, Lo, Hi []float64
+	Dashed         bool
+}
+
 // Default and limit sizes, in pixels.
 const (
 	defaultWidth  = 720

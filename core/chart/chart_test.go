@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -323,6 +324,407 @@ func TestBarsEdgeCases(t *testing.T) {
 	}
 }
 
+func gs(name string, vs ...float64) GroupSeries { return GroupSeries{Name: name, Values: vs} }
+
+func groupedCases() []struct {
+	name   string
+	c      Grouped
+	noData bool
+} {
+	abc := []string{"a", "b", "c"}
+	var many Grouped
+	for i := 0; i < 300; i++ {
+		many.Groups = append(many.Groups, fmt.Sprintf("group %d %s", i, long[:i%50]))
+	}
+	for k := 0; k < 3; k++ {
+		s := GroupSeries{Name: fmt.Sprintf("s%d", k), Dashed: k == 0}
+		for i := range many.Groups {
+			v := float64((i*7+k*3)%11) - 3
+			s.Values, s.Lo, s.Hi = append(s.Values, v), append(s.Lo, v-1), append(s.Hi, v+1)
+		}
+		many.Series = append(many.Series, s)
+	}
+	manySeries := Grouped{Groups: abc}
+	for k := 0; k < 60; k++ {
+		manySeries.Series = append(manySeries.Series, GroupSeries{Name: fmt.Sprintf("series %d", k), Values: []float64{float64(k), 1, nan}, Dashed: k%9 == 0})
+	}
+	return []struct {
+		name   string
+		c      Grouped
+		noData bool
+	}{
+		{"zero value", Grouped{}, true},
+		{"no groups", Grouped{Title: "Empty", XLabel: "x", YLabel: "y", Series: []GroupSeries{gs("a", 1, 2)}}, true},
+		{"no series", Grouped{Title: "Empty", Groups: abc}, true},
+		{"empty series", Grouped{Groups: abc, Series: []GroupSeries{{Name: "a"}, {Name: "b", Dashed: true}}}, true},
+		{"all NaN", Grouped{Groups: abc, Series: []GroupSeries{gs("a", nan, inf, ninf), {Name: "b", Values: []float64{nan}, Lo: []float64{0}, Hi: []float64{1}}}}, true},
+		{"single", Grouped{Groups: []string{"a"}, Series: []GroupSeries{{Name: "a", Values: []float64{0.4}, Lo: []float64{0.3}, Hi: []float64{0.5}}}}, false},
+		{"single zero", Grouped{Groups: []string{"a"}, Series: []GroupSeries{gs("", 0)}}, false},
+		{"single unnamed series", Grouped{Groups: abc, Series: []GroupSeries{gs("", 1, 2, 3)}}, false},
+		{"constant", Grouped{Groups: abc, Series: []GroupSeries{gs("a", 2, 2, 2), gs("b", 2, 2, 2)}}, false},
+		{"negative", Grouped{Groups: abc, Series: []GroupSeries{{Name: "a", Values: []float64{-2, 1, -3}, Lo: []float64{-3, 0, -4}, Hi: []float64{-1, 2, -2}}, gs("b", 1, -1, 0)}}, false},
+		{"mismatched lengths", Grouped{Groups: abc, Series: []GroupSeries{
+			{Name: "long", Values: []float64{1, 2, 3, 4, 5}, Lo: []float64{0}, Hi: []float64{2, 3, 4, 5, 6, 7}},
+			{Name: "short", Values: []float64{1}, Lo: []float64{0, 1, 2, 3}, Hi: nil}}}, false},
+		{"some NaN", Grouped{Groups: abc, Series: []GroupSeries{
+			{Name: "a", Values: []float64{nan, 1, 2}, Lo: []float64{0, nan, 3}, Hi: []float64{1, 2, 1}},
+			{Name: "b", Values: []float64{nan, inf, 1}}}}, false},
+		{"empty group", Grouped{Groups: abc, Series: []GroupSeries{gs("a", 1, nan, 2), gs("b", 2, nan, 1)}}, false},
+		{"huge", Grouped{Groups: abc, Series: []GroupSeries{{Name: "a", Values: []float64{math.MaxFloat64, -1e300, 1}, Lo: []float64{-math.MaxFloat64, 0, 0}, Hi: []float64{math.MaxFloat64, 0, 0}}}}, false},
+		{"tiny", Grouped{Groups: abc, Series: []GroupSeries{gs("a", 1e-300, 5e-324, 0), gs("b", 3e-300, 0, 1e-300)}}, false},
+		{"long labels", Grouped{Title: long, Description: long, XLabel: long, YLabel: long, Groups: []string{long, long + "2"},
+			Series: []GroupSeries{gs(long, 1, 2), {Name: long + "b", Values: []float64{2, 1}, Dashed: true}}, Refs: []Ref{{1.5, long}}}, false},
+		{"bad text", Grouped{Title: "a\x00b\x1bc\xff\xfe\u2028d\ne", Groups: []string{"\x01", "\xff"}, Series: []GroupSeries{gs("\x01\x02", 1, 2)}}, false},
+		{"unnamed groups", Grouped{Groups: []string{"", "", ""}, Series: []GroupSeries{gs("a", 1, 2, 3), gs("b", 3, 2, 1)}}, false},
+		{"many groups", many, false},
+		{"many series", manySeries, false},
+		{"fixed range", Grouped{YRange: &Range{0, 1}, Groups: abc, Series: []GroupSeries{
+			{Name: "a", Values: []float64{1.5, -0.5, 0.5}, Lo: []float64{1.2, -1, 0.4}, Hi: []float64{1.8, 0, 1.4}}, gs("b", 0.2, 0.4, 0.6)},
+			Refs: []Ref{{0.66, "paper: 0.66"}, {2, "out"}, {nan, "nan"}}}, false},
+		{"range without zero", Grouped{YRange: &Range{0.5, 1}, Groups: abc, Series: []GroupSeries{gs("a", 0.7, 0.2, 0.9), gs("b", 0.8, 0.6, 0.1)}}, false},
+		{"bad range", Grouped{YRange: &Range{inf, nan}, Groups: abc, Series: []GroupSeries{gs("a", 1, 2, 3)}}, false},
+		{"tiny size", Grouped{Width: 1, Height: 1, Title: "Small", XLabel: "x", YLabel: "y", Groups: abc, Series: []GroupSeries{gs("a", 1, 2, 3), gs("b", 3, 2, 1), gs("c", 2, 2, 2)}}, false},
+		{"huge size", Grouped{Width: 1 << 30, Height: 1 << 30, Groups: abc, Series: []GroupSeries{gs("a", 1, 2, 3)}}, false},
+		{"ID given", Grouped{ID: "9 bad<id>&", Groups: abc, Series: []GroupSeries{{Name: "a", Values: []float64{1, 2, 3}, Dashed: true}}}, false},
+	}
+}
+
+func TestGroupedEdgeCases(t *testing.T) {
+	for _, tc := range groupedCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := tc.c.SVG()
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := check(t, b)
+			if got := hasText(root, "No data"); got != tc.noData {
+				t.Errorf("shows No data: %v, want %v", got, tc.noData)
+			}
+			if !tc.noData {
+				checkGroupedLayout(t, tc.c, root)
+			}
+		})
+	}
+}
+
+// plotBox returns the plot area of a bar chart: its clip path, less the
+// padding that leaves room for whisker caps.
+func plotBox(t testing.TB, root *node) area {
+	t.Helper()
+	cp := root.all("clipPath")
+	if len(cp) == 0 || len(cp[0].children) == 0 {
+		t.Fatal("no clip path")
+	}
+	r := cp[0].children[0]
+	x, _ := strconv.ParseFloat(r.attrs["x"], 64)
+	y, _ := strconv.ParseFloat(r.attrs["y"], 64)
+	w, _ := strconv.ParseFloat(r.attrs["width"], 64)
+	h, _ := strconv.ParseFloat(r.attrs["height"], 64)
+	return area{x + clipPad, y + clipPad, x + w - clipPad, y + h - clipPad}
+}
+
+// barRects returns the bars drawn in the plot: the coloured rectangles in
+// the clipped group, in drawing order.
+func barRects(root *node) []*node {
+	var out []*node
+	for _, g := range root.all("g") {
+		if g.attrs["clip-path"] == "" {
+			continue
+		}
+		for _, r := range g.all("rect") {
+			if f := r.attrs["fill"]; strings.HasPrefix(f, "url(#") || isPalette(f) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+func isPalette(fill string) bool {
+	for i := range palette {
+		if fill == string(appendHex(nil, palette[i])) {
+			return true
+		}
+	}
+	return false
+}
+
+func attrF(e *node, k string) float64 {
+	v, _ := strconv.ParseFloat(e.attrs[k], 64)
+	return v
+}
+
+// checkGroupedLayout asserts what holds for any Grouped chart with data:
+// every bar lies within the slot of its group and inside the plot, in
+// the series colour; the legend (outside the plot) lies above it.
+func checkGroupedLayout(t *testing.T, c Grouped, root *node) {
+	t.Helper()
+	box := plotBox(t, root)
+	n := len(c.Groups)
+	slot := (box.x1 - box.x0) / float64(n)
+	// A bar is drawn if some of it lies inside the y range, and all of
+	// them must be when each is at least 1/25 of the range high: at least
+	// a pixel in a plot at least 80 pixels high, whose range is rounded
+	// out by at most 2.4 times. Lower bars may be left out.
+	var ext extent
+	ext.add(0)
+	for _, s := range c.Series {
+		for _, vs := range [][]float64{s.Values, s.Lo, s.Hi} {
+			for _, v := range vs {
+				ext.add(v)
+			}
+		}
+	}
+	for _, rf := range c.Refs {
+		ext.add(rf.Y)
+	}
+	ylo, yhi, fixed := fixedYRange(c.YRange)
+	if !fixed {
+		ylo, yhi = ext.lo, ext.hi
+		if degenerate(ylo, yhi) {
+			ylo, yhi = widen((ylo+yhi)/2, true)
+		}
+	}
+	base := max(ylo, min(yhi, 0))
+	height := func(v float64) float64 {
+		v = clampMag(v)
+		return min(max(base, v), yhi) - max(min(base, v), ylo)
+	}
+	strict := true
+	var want []string // fill of each bar drawn, in order
+	var slots []int
+	for i := 0; i < n; i++ {
+		for k, s := range c.Series {
+			if i >= len(s.Values) || !finite(s.Values[i]) {
+				continue
+			}
+			hv := height(s.Values[i])
+			if hv < (yhi-ylo)/25 {
+				strict = false
+			}
+			if hv > 0 {
+				f := string(appendHex(nil, seriesColor(k)))
+				if s.Dashed {
+					f = "url(#" + strings.TrimSuffix(root.children[0].attrs["id"], "-title") + "-hatch-" + strconv.Itoa(k%len(palette)) + ")"
+				}
+				want = append(want, f)
+				slots = append(slots, i)
+			}
+		}
+	}
+	got := barRects(root)
+	if n := len(got); n > len(want) || (n < len(want) && strict) {
+		t.Fatalf("%d bars drawn, want %d", n, len(want))
+	}
+	// Match each bar drawn to the next expected one of its colour in the
+	// group where it lies (bars too low to draw are skipped).
+	inSlot := func(x, w float64, i int) bool {
+		const eps = 0.02
+		return x >= box.x0+slot*float64(i)-eps && x+w <= box.x0+slot*float64(i+1)+eps
+	}
+	j := 0 // index into want of the bar drawn
+	prevSlot, prevX := -1, 0.0
+	for _, r := range got {
+		x, y, w, h := attrF(r, "x"), attrF(r, "y"), attrF(r, "width"), attrF(r, "height")
+		for j < len(want) && !(r.attrs["fill"] == want[j] && inSlot(x, w, slots[j])) && !strict {
+			j++
+		}
+		if j == len(want) || r.attrs["fill"] != want[j] || !inSlot(x, w, slots[j]) {
+			t.Fatalf("bar at (%v,%v %vx%v), fill %s: not where a bar of that colour is expected in order (plot %v, slot %.2f, want %q)",
+				x, y, w, h, r.attrs["fill"], box, slot, want)
+		}
+		if y < box.y0-0.02 || y+h > box.y1+0.02 {
+			t.Errorf("bar %d (%v,%v %vx%v) outside the plot %v", j, x, y, w, h, box)
+		}
+		if slots[j] == prevSlot && x <= prevX {
+			t.Errorf("bar %d at x=%v is not right of the one before it (%v) in its group", j, x, prevX)
+		}
+		prevSlot, prevX = slots[j], x
+		j++
+	}
+	// The legend: swatches and names above the plot, outside the clip.
+	for _, r := range root.all("rect") {
+		if w := attrF(r, "width"); (w == legendBar || w == legendBar-1.5) && attrF(r, "y")+attrF(r, "height") > box.y0-clipPad {
+			if r.attrs["fill"] != "" && (isPalette(r.attrs["fill"]) || strings.HasPrefix(r.attrs["fill"], "url(")) && !slices.Contains(barRects(root), r) {
+				t.Errorf("legend swatch at y=%v reaches into the plot (top %v)", attrF(r, "y"), box.y0)
+			}
+		}
+	}
+}
+
+// whiskers counts the whiskers drawn: three dark strokes each.
+func whiskers(root *node) int {
+	n := 0
+	for _, g := range root.all("g") {
+		if g.attrs["clip-path"] == "" {
+			continue
+		}
+		for _, e := range g.all("path") {
+			if e.attrs["stroke"] == string(appendHex(nil, colText)) {
+				n++
+			}
+		}
+	}
+	return n / 3
+}
+
+func TestGroupedSample(t *testing.T) {
+	c := sampleGrouped()
+	b, err := c.SVG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := check(t, b)
+	checkGroupedLayout(t, c, root)
+	if got := len(barRects(root)); got != 26 {
+		t.Errorf("%d bars, want 26 (9 groups × 3, one missing)", got)
+	}
+	if got := whiskers(root); got != 17 {
+		t.Errorf("%d whiskers, want 17", got)
+	}
+	n := 0
+	for _, s := range texts(root) {
+		if s == "n/a" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d n/a labels, want 1", n)
+	}
+	for _, want := range []string{"Truth", "Site", "Changes per day", "mean rate: 0.5", c.Title} {
+		if !hasText(root, want) {
+			t.Errorf("no <text> %q", want)
+		}
+	}
+	// Long names are shortened in the picture, and given in full in the
+	// description, with the automatic summary.
+	desc := root.children[1].text
+	for _, want := range []string{
+		c.Description + " Grouped bar chart with 9 groups of 3 bars. Groups: Site. Vertical axis: Changes per day.",
+		"Truth (hatched): values from 0.01 to 0.93 in 9 of 9 groups.",
+		"Naive estimate (changes seen / visits): values from",
+		"Poisson estimate (Cho & Garcia-Molina): values from", "in 8 of 9 groups.",
+		"news.example.org: Truth (hatched) 0.42; Naive estimate (changes seen / visits) 0.294, interval 0.238 to 0.35;",
+		"static.example-cdn.com: ", "Poisson estimate (Cho & Garcia-Molina) no value.",
+		"Horizontal line at y = 0.5: mean rate: 0.5.",
+	} {
+		if !strings.Contains(desc, want) {
+			t.Errorf("<desc> lacks %q:\n%s", want, desc)
+		}
+	}
+	short := 0
+	for _, s := range texts(root) {
+		if strings.HasSuffix(s, "…") {
+			short++
+			if !strings.Contains(desc, strings.TrimSuffix(s, "…")) {
+				t.Errorf("shortened %q is not in the description", s)
+			}
+		}
+	}
+	if short == 0 {
+		t.Error("no label was shortened; the sample is meant to need it")
+	}
+}
+
+func TestGroupedLengths(t *testing.T) {
+	c := Grouped{Groups: []string{"a", "b", "c"}, Series: []GroupSeries{
+		{Name: "long", Values: []float64{1, 2, 3, 4, 5}, Lo: []float64{0.5, 1.5, 2.5, 3.5, 4.5}, Hi: []float64{1.5, 2.5, 3.5, 4.5, 5.5}},
+		{Name: "short", Values: []float64{2}, Lo: []float64{1}, Hi: nil},
+		{Name: "bounds", Values: []float64{1, 2, 3}, Lo: []float64{0.5}, Hi: []float64{1.5, 2.5, 3.5}},
+	}}
+	b, err := c.SVG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := check(t, b)
+	checkGroupedLayout(t, c, root)
+	if got := len(barRects(root)); got != 3+1+3 {
+		t.Errorf("%d bars, want 7", got)
+	}
+	if got := whiskers(root); got != 3+0+1 {
+		t.Errorf("%d whiskers, want 4", got)
+	}
+	desc := root.children[1].text
+	for _, want := range []string{"3 groups of 3 bars", "long: values from 1 to 3 in 3 of 3 groups", "short: 2 in 1 of 3 groups",
+		"b: long 2, interval 1.5 to 2.5; short no value; bounds 2."} {
+		if !strings.Contains(desc, want) {
+			t.Errorf("<desc> lacks %q:\n%s", want, desc)
+		}
+	}
+	if strings.Contains(desc, "5.5") {
+		t.Errorf("<desc> describes values beyond the groups:\n%s", desc)
+	}
+}
+
+// TestGroupedManyGroups checks that group labels are thinned out, like the
+// labels of many Bars, and that whiskers are left out on bars too thin to
+// carry them.
+func TestGroupedManyGroups(t *testing.T) {
+	var c Grouped
+	for _, tc := range groupedCases() {
+		if tc.name == "many groups" {
+			c = tc.c
+		}
+	}
+	b, err := c.SVG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := check(t, b)
+	labels := 0
+	for _, s := range texts(root) {
+		if strings.HasPrefix(s, "group ") {
+			labels++
+		}
+	}
+	if labels < 10 || labels > 60 {
+		t.Errorf("%d of 300 group labels shown", labels)
+	}
+	if got := whiskers(root); got != 0 {
+		t.Errorf("%d whiskers on sub-pixel bars", got)
+	}
+	if !strings.Contains(root.children[1].text, "And 280 more groups.") {
+		t.Errorf("<desc> does not stop after %d groups", summaryLimit)
+	}
+}
+
+// TestGroupedColours checks that series take the colours of Bars (and so
+// of Line series) in order, so that a policy keeps its colour.
+func TestGroupedColours(t *testing.T) {
+	var bars Bars
+	g := Grouped{Groups: []string{"only"}}
+	for k := 0; k < 9; k++ {
+		bars.Bars = append(bars.Bars, Bar{Label: strconv.Itoa(k), Value: 1, Lo: nan, Hi: nan})
+		g.Series = append(g.Series, gs(strconv.Itoa(k), 1))
+	}
+	bb, _ := bars.SVG()
+	gb, _ := g.SVG()
+	br, gr := barRects(parse(t, bb)), barRects(parse(t, gb))
+	if len(br) != 9 || len(gr) != 9 {
+		t.Fatalf("%d and %d bars, want 9", len(br), len(gr))
+	}
+	for k := range br {
+		if br[k].attrs["fill"] != gr[k].attrs["fill"] {
+			t.Errorf("series %d: fill %s, Bars has %s", k, gr[k].attrs["fill"], br[k].attrs["fill"])
+		}
+	}
+	// The legend swatches, in order, are the series colours.
+	var sw []string
+	for _, r := range parse(t, gb).all("rect") {
+		if attrF(r, "width") == legendBar {
+			sw = append(sw, r.attrs["fill"])
+		}
+	}
+	for k := range sw {
+		if want := string(appendHex(nil, seriesColor(k))); k >= 9 || sw[k] != want {
+			t.Errorf("legend swatch %d: %s, want %s", k, sw[k], want)
+		}
+	}
+	if len(sw) != 9 {
+		t.Errorf("%d legend swatches, want 9", len(sw))
+	}
+}
+
 // TestEscaping checks that markup in any text comes out as text: the
 // parsed title, legend, labels and description equal the input strings.
 func TestEscaping(t *testing.T) {
@@ -334,7 +736,9 @@ func TestEscaping(t *testing.T) {
 				Series: []Series{series(s+"1", x, x), series(s+"2", x, x)},
 				Marks:  []Mark{{2, s + "m"}}, Refs: []Ref{{2, s + "r"}}}
 			bars := Bars{Title: s, Description: s, YLabel: s + "y", Bars: []Bar{{Label: s + "b", Value: 1}}, Refs: []Ref{{0.5, s + "r"}}}
-			for _, c := range []interface{ SVG() ([]byte, error) }{line, bars} {
+			grouped := Grouped{Title: s, Description: s, XLabel: s + "x", YLabel: s + "y", Groups: []string{s + "g", s},
+				Series: []GroupSeries{gs(s+"1", 1, 2), {Name: s + "2", Values: []float64{2, 1}, Dashed: true}}, Refs: []Ref{{0.5, s + "r"}}}
+			for _, c := range []interface{ SVG() ([]byte, error) }{line, bars, grouped} {
 				b, err := c.SVG()
 				if err != nil {
 					t.Fatal(err)
@@ -352,7 +756,42 @@ func TestEscaping(t *testing.T) {
 					}
 				}
 			}
+			b, _ := grouped.SVG()
+			root := parse(t, b)
+			for _, want := range []string{s + "x", s + "g", s + "1", s + "2"} {
+				if !hasText(root, want) {
+					t.Errorf("grouped: no <text> %q in %q", want, texts(root))
+				}
+			}
+			if desc := root.children[1].text; !strings.Contains(desc, s+"g: "+s+"1 1; "+s+"2 (hatched) 2.") {
+				t.Errorf("grouped: <desc> = %q", desc)
+			}
 		})
+	}
+}
+
+func TestGroupedDeterministic(t *testing.T) {
+	a, err := sampleGrouped().SVG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		b, _ := sampleGrouped().SVG()
+		if !bytes.Equal(a, b) {
+			t.Fatal("same chart rendered to different bytes")
+		}
+	}
+	other := sampleGrouped()
+	other.Series[1].Values[3] += 1e-9
+	c, _ := other.SVG()
+	if parse(t, a).children[0].attrs["id"] == parse(t, c).children[0].attrs["id"] {
+		t.Error("different charts share element ids")
+	}
+	// The same data as a Line or Bars chart gets other ids.
+	bars := Bars{Title: other.Title, Description: other.Description, YLabel: other.YLabel}
+	d, _ := bars.SVG()
+	if parse(t, d).children[0].attrs["id"] == parse(t, a).children[0].attrs["id"] {
+		t.Error("a Bars and a Grouped chart share element ids")
 	}
 }
 
@@ -409,6 +848,8 @@ func TestGolden(t *testing.T) {
 	}{
 		{"line", sampleLine(), goldenLine},
 		{"bars", sampleBars(), goldenBars},
+		{"grouped", sampleGrouped(), goldenGrouped},
+		{"grouped budgets", sampleGroupedBudgets(), goldenGroupedBudgets},
 	} {
 		b, err := tc.c.SVG()
 		if err != nil {
@@ -423,6 +864,9 @@ func TestGolden(t *testing.T) {
 const (
 	goldenLine = "637977b4782c6d27ca8609d599c30bd217847b6686a704d9933e17a440694445"
 	goldenBars = "d2e4b0155ad2486643f19c9829defbe85cb522a18e1573a509252d5302fa5cc0"
+
+	goldenGrouped        = "c3edcc3bc80b0511afa067d175b51320dfebf10f4feeccfe0745882ac9a05582"
+	goldenGroupedBudgets = "d4c36e2254907dfbeb225be625cad08a86c1faef59de2f777f0ae04b7f25c466"
 )
 
 func TestTicks(t *testing.T) {
@@ -484,6 +928,16 @@ func BenchmarkLineSVG(b *testing.B) {
 
 func BenchmarkBarsSVG(b *testing.B) {
 	c := sampleBars()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.SVG(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkGroupedSVG(b *testing.B) {
+	c := sampleGrouped()
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := c.SVG(); err != nil {

@@ -39,3 +39,36 @@ func ExampleLine() {
 	fmt.Println(strings.HasPrefix(string(svg), "<svg "), strings.Contains(string(svg), `role="img"`))
 	// Output: true true
 }
+
+// ExampleGrouped compares the real change rate of three sites with the
+// estimates of two policies: one group per site, one bar per series. The
+// truth is hatched, like an oracle; a NaN leaves a site without a bar.
+func ExampleGrouped() {
+	c := chart.Grouped{
+		Title:       "Estimated vs real change rate per site",
+		Description: "Change rate per site: the truth and two policies' estimates with 95% intervals.",
+		XLabel:      "Site",
+		YLabel:      "Changes per day",
+		ID:          "sites", // element ids start with this, for several charts on one page
+		Groups:      []string{"news.example.org", "blog.example.com", "shop.example.net"},
+		Series: []chart.GroupSeries{
+			{Name: "Truth", Values: []float64{0.42, 0.09, 0.23}, Dashed: true},
+			{Name: "Naive", Values: []float64{0.29, 0.09, 0.22}, Lo: []float64{0.24, 0.05, 0.15}, Hi: []float64{0.35, 0.13, 0.3}},
+			{Name: "Poisson", Values: []float64{0.38, math.NaN(), 0.27}, Lo: []float64{0.3, math.NaN(), 0.19}, Hi: []float64{0.45, math.NaN(), 0.36}},
+		},
+	}
+	svg, err := c.SVG()
+	if err != nil {
+		panic(err)
+	}
+	// The description starts with the caller's text and goes on with an
+	// automatic summary of the groups and values, for screen readers.
+	s := string(svg)
+	fmt.Println(strings.HasPrefix(s, "<svg "), strings.Contains(s, `role="img"`))
+	fmt.Println(s[strings.Index(s, "<desc"):strings.Index(s, " Grouped bar chart")])
+	fmt.Println(s[strings.Index(s, "Grouped bar chart"):strings.Index(s, " Truth (hatched):")])
+	// Output:
+	// true true
+	// <desc id="sites-desc">Change rate per site: the truth and two policies&#39; estimates with 95% intervals.
+	// Grouped bar chart with 3 groups of 3 bars. Groups: Site. Vertical axis: Changes per day.
+}

@@ -11,11 +11,13 @@ import (
 
 // legendItem is one entry: a swatch in the series' style and its name.
 type legendItem struct {
-	text   string
-	color  drawing.Color
-	dashed bool
-	band   bool // the series has an interval band
-	dot    bool // the series is drawn with markers
+	text    string
+	color   drawing.Color
+	dashed  bool
+	band    bool // the series has an interval band
+	dot     bool // the series is drawn with markers
+	bar     bool // the series is drawn as bars: a square swatch, hatched if dashed
+	palette int  // index into palette, for the hatch pattern of a dashed bar
 }
 
 // legendPlaced is an entry with its position and display text.
@@ -27,10 +29,12 @@ type legendPlaced struct {
 type legendLayout struct {
 	items  []legendPlaced
 	bottom float64
+	hatch  string // id prefix of the hatch patterns, for dashed bar swatches
 }
 
 const (
 	legendSwatch  = 22.0 // swatch width
+	legendBar     = 12.0 // width and height of a bar swatch
 	legendGap     = 6.0  // between swatch and text
 	legendSpacing = 18.0 // between entries
 	legendRow     = 18.0 // row height
@@ -52,7 +56,7 @@ func layoutLegend(items []legendItem, x0, y0, maxW float64) legendLayout {
 		it.text = truncate(it.text, sizeLegend, textMax, false)
 		w := textWidth(it.text, sizeLegend, false)
 		if !it.color.IsZero() {
-			w += legendSwatch + legendGap
+			w += it.swatchWidth() + legendGap
 		}
 		if x > x0 && x+w > x0+maxW {
 			x, y = x0, y+legendRow
@@ -67,12 +71,31 @@ func layoutLegend(items []legendItem, x0, y0, maxW float64) legendLayout {
 	return l
 }
 
+func (it legendItem) swatchWidth() float64 {
+	if it.bar {
+		return legendBar
+	}
+	return legendSwatch
+}
+
 // draw writes the legend.
 func (l legendLayout) draw(r *svgRenderer) {
 	for _, it := range l.items {
 		mid := it.y + legendRow/2
 		tx := it.x
-		if !it.color.IsZero() {
+		switch {
+		case it.color.IsZero():
+		case it.bar:
+			s := legendBar
+			if it.dashed && l.hatch != "" {
+				// Inset by half the outline, to match the filled size.
+				fill := "url(#" + l.hatch + strconv.Itoa(it.palette) + ")"
+				r.rect(it.x+0.75, mid-s/2+0.75, s-1.5, s-1.5, fill, 0, it.color, 1.5, "3 1.5")
+			} else {
+				r.fillRect(it.x, mid-s/2, s, s, it.color)
+			}
+			tx += s + legendGap
+		default:
 			if it.band {
 				band := it.color
 				band.A = 40

@@ -61,6 +61,73 @@ func sampleBars() Bars {
 	}
 }
 
+// sampleGrouped compares estimated with real change rates per site: the
+// truth (hatched) and two policies' estimates with 95% intervals. Values
+// are exact decimal fractions, so that they are the same on every platform.
+func sampleGrouped() Grouped {
+	sites := []string{"news.example.org", "blog.example.com", "shop.example.net", "wiki.example.org",
+		"forum.example.com", "docs.example.io", "mail.example.org", "static.example-cdn.com", "weather.example.gov"}
+	truth := []int{420, 85, 230, 610, 150, 40, 300, 10, 930}
+	c := Grouped{
+		Title:       "Estimated vs real change rate per site",
+		Description: "Change rate per site: the truth, and the estimates of two sampling policies with 95% intervals.",
+		XLabel:      "Site",
+		YLabel:      "Changes per day",
+		Groups:      sites,
+		Refs:        []Ref{{Y: 0.5, Label: "mean rate: 0.5"}},
+	}
+	real := GroupSeries{Name: "Truth", Dashed: true}
+	for _, v := range truth {
+		real.Values = append(real.Values, float64(v)/1000)
+	}
+	c.Series = append(c.Series, real)
+	for e, name := range []string{"Naive estimate (changes seen / visits)", "Poisson estimate (Cho & Garcia-Molina)"} {
+		s := GroupSeries{Name: name}
+		for i, v := range truth {
+			est := v * (70 + 9*e + (i*37+e*11)%45) / 100
+			if e == 0 {
+				est = min(est, 500) // the naive estimate saturates at one change per visit
+			}
+			half := 20 + (i*13+e*7)%40 + est/8
+			s.Values = append(s.Values, float64(est)/1000)
+			s.Lo = append(s.Lo, float64(max(est-half, 0))/1000)
+			s.Hi = append(s.Hi, float64(est+half)/1000)
+		}
+		c.Series = append(c.Series, s)
+	}
+	c.Series[2].Values[7] = math.NaN() // no estimate: the site never changed while sampled
+	return c
+}
+
+// sampleGroupedBudgets is ChangeRatio of six feature sets at three budgets.
+func sampleGroupedBudgets() Grouped {
+	c := Grouped{
+		Title:  "ChangeRatio by feature set and budget",
+		XLabel: "Budget (downloads per cycle, % of sites)",
+		YLabel: "ChangeRatio",
+		Groups: []string{"5%", "10%", "20%"},
+		YRange: &Range{0, 1},
+		Refs:   []Ref{{Y: 0.66, Label: "paper: 0.66"}},
+	}
+	names := []string{"Static", "Static + dynamic", "Content", "Content + links", "All features", "Upper bound"}
+	for k, name := range names {
+		s := GroupSeries{Name: name, Dashed: k == len(names)-1}
+		for b := range c.Groups {
+			v := 180 + 70*k + 110*b + (k*b*17)%40
+			if k == len(names)-1 {
+				v = 620 + 130*b
+			}
+			half := 30 - 4*b + k%3*5
+			s.Values = append(s.Values, float64(v)/1000)
+			s.Lo = append(s.Lo, float64(v-half)/1000)
+			s.Hi = append(s.Hi, float64(v+half)/1000)
+		}
+		c.Series = append(c.Series, s)
+	}
+	c.Series[5].Lo, c.Series[5].Hi = nil, nil // the bound is exact
+	return c
+}
+
 // TestPreview writes sample charts to $CHART_PREVIEW_DIR, to look at them
 // in a browser. It does nothing when the variable is unset.
 func TestPreview(t *testing.T) {
@@ -83,14 +150,16 @@ func TestPreview(t *testing.T) {
 		sweep.Series = append(sweep.Series, s)
 	}
 	charts := map[string]interface{ SVG() ([]byte, error) }{
-		"line":   sampleLine(),
-		"bars":   sampleBars(),
-		"empty":  Line{Title: "Freshness per cycle", XLabel: "Cycle", YLabel: "Freshness"},
-		"single": Line{Title: "A single point", XLabel: "Cycle", YLabel: "Freshness", Series: []Series{{Name: "Uniform", X: []float64{3}, Y: []float64{0.4}, Lo: []float64{0.3}, Hi: []float64{0.5}}}},
-		"gaps":   Line{Title: "Gaps, negatives and a constant", XLabel: "x", YLabel: "y", Series: []Series{{Name: "with gaps", X: []float64{5, 1, 2, 3, 4, 6, 7, 8}, Y: []float64{2, -1, math.NaN(), 3, 1.5, math.Inf(1), 2, -0.5}}, {Name: "constant", X: []float64{1, 8}, Y: []float64{1, 1}}}},
-		"many":   many,
-		"sweep":  sweep,
-		"escape": Line{Title: `<script>alert(1)</script> & "quotes"`, YLabel: "a < b", Series: []Series{{Name: "A & B", X: []float64{0, 1}, Y: []float64{1e300, -1e300}}}},
+		"line":            sampleLine(),
+		"bars":            sampleBars(),
+		"empty":           Line{Title: "Freshness per cycle", XLabel: "Cycle", YLabel: "Freshness"},
+		"single":          Line{Title: "A single point", XLabel: "Cycle", YLabel: "Freshness", Series: []Series{{Name: "Uniform", X: []float64{3}, Y: []float64{0.4}, Lo: []float64{0.3}, Hi: []float64{0.5}}}},
+		"gaps":            Line{Title: "Gaps, negatives and a constant", XLabel: "x", YLabel: "y", Series: []Series{{Name: "with gaps", X: []float64{5, 1, 2, 3, 4, 6, 7, 8}, Y: []float64{2, -1, math.NaN(), 3, 1.5, math.Inf(1), 2, -0.5}}, {Name: "constant", X: []float64{1, 8}, Y: []float64{1, 1}}}},
+		"many":            many,
+		"sweep":           sweep,
+		"grouped-sites":   sampleGrouped(),
+		"grouped-budgets": sampleGroupedBudgets(),
+		"escape":          Line{Title: `<script>alert(1)</script> & "quotes"`, YLabel: "a < b", Series: []Series{{Name: "A & B", X: []float64{0, 1}, Y: []float64{1e300, -1e300}}}},
 	}
 	for name, c := range charts {
 		b, err := c.SVG()
