@@ -19,12 +19,9 @@ const MaxExpectWork = 4_000_000
 // 56 changed pages) assume each sample shows its site's true change
 // fraction. A real sample of z pages from a site of n pages, K of them
 // changed, shows x changed pages with the hypergeometric probability
-// C(K,x)·C(n−K,z−x)/C(n,z), and sometimes ranks the sites wrongly. This
-// function sums over every combination of sample outcomes and every order of
-// the sites (the policy's tie-breaker), computes the allocation the policy
-// would make, and counts the changed pages it would find in expectation:
-// x_w in each sample and quota_w·(K_w−x_w)/(n_w−z_w) among the quota_w
-// unsampled pages it downloads from site w.
+// C(K,x)·C(n−K,z−x)/C(n,z), and sometimes ranks the sites wrongly.
+// ExpectGroups sums over every combination of sample outcomes and every
+// order of the sites (the policy's tie-breaker).
 //
 // It enumerates, so it refuses datasets with more than 6 sites or more than
 // MaxExpectWork cases, and budgets that cannot pay for every sample.
@@ -40,21 +37,57 @@ func ExpectedChangeRatio(d *dataset.Dataset, budget, sampleSize int, alloc Alloc
 	for _, p := range d.Truth.Changed[0] {
 		changed[p] = true
 	}
-	n := make([]int, ns) // pages per site
-	k := make([]int, ns) // changed pages per site
-	z := make([]int, ns) // sample size per site
+	groups := make([]Group, ns)
+	for w := range ns {
+		pages := d.SitePages(w)
+		g := Group{Pages: len(pages), Sample: min(sampleSize, len(pages))}
+		for _, p := range pages {
+			if changed[p] {
+				g.Changed++
+			}
+		}
+		groups[w] = g
+	}
+	return ExpectGroups(groups, budget, alloc, nil)
+}
+
+// Group is one group of pages (a site, a category) in one cycle, for
+// ExpectGroups.
+type Group struct {
+	Pages   int // n: pages in the group
+	Changed int // K: how many of them changed in the cycle
+	Sample  int // z: pages sampled from it, at most Pages
+}
+
+// ExpectGroups returns the exact expected ChangeRatio of one cycle of
+// sampling over disjoint groups: each group's z-page sample is a uniform
+// random sample without replacement, the groups are ranked by score(g, x)
+// (x the changed pages in group g's sample; nil means x/z, the sample's
+// change fraction) with ties in a uniformly random order, and the budget
+// left after the samples is shared by Plan.Share with alloc.
+//
+// It sums over every combination of sample outcomes (hypergeometric) and
+// every order of the groups, computes the allocation the policy would make,
+// and counts the changed pages it would find in expectation: x_g in each
+// sample and quota_g·(K_g−x_g)/(n_g−z_g) among the quota_g unsampled pages
+// it downloads from group g. It refuses more than 6 groups, more than
+// MaxExpectWork cases, and budgets that cannot pay for every sample.
+func ExpectGroups(groups []Group, budget int, alloc Allocation, score func(g, x int) float64) (float64, error) {
+	ns := len(groups)
+	if ns == 0 || ns > 6 {
+		return math.NaN(), fmt.Errorf("exact expectation needs 1 to 6 groups, got %d", ns)
+	}
+	n := make([]int, ns) // pages per group
+	k := make([]int, ns) // changed pages per group
+	z := make([]int, ns) // sample size per group
 	pmf := make([][]float64, ns)
 	lo := make([]int, ns)
 	work, sampleTotal := float64(factorial(ns)), 0
-	for w := range ns {
-		pages := d.SitePages(w)
-		n[w] = len(pages)
-		for _, p := range pages {
-			if changed[p] {
-				k[w]++
-			}
+	for w, g := range groups {
+		if g.Pages < 0 || g.Changed < 0 || g.Changed > g.Pages || g.Sample < 0 || g.Sample > g.Pages {
+			return math.NaN(), fmt.Errorf("group %d: %d changed and %d sampled of %d pages", w, g.Changed, g.Sample, g.Pages)
 		}
-		z[w] = min(sampleSize, n[w])
+		n[w], k[w], z[w] = g.Pages, g.Changed, g.Sample
 		sampleTotal += z[w]
 		lo[w] = max(0, z[w]-(n[w]-k[w]))
 		pmf[w] = hypergeometric(n[w], k[w], z[w])
@@ -66,14 +99,11 @@ func ExpectedChangeRatio(d *dataset.Dataset, budget, sampleSize int, alloc Alloc
 	if work > MaxExpectWork {
 		return math.NaN(), fmt.Errorf("%.0f cases to enumerate exceed the limit of %d", work, MaxExpectWork)
 	}
+	if score == nil {
+		score = func(g, x int) float64 { return float64(x) / float64(z[g]) }
+	}
 
-	s := &Site{
-		alloc: alloc, pages: make([][]int32, ns), order: make([]int, ns), sampled: make([]int, ns),
-		changed: make([]int, ns), est: make([]float64, ns), quota: make([]int, ns), add: make([]int, ns),
-	}
-	for w := range ns {
-		s.pages[w] = make([]int32, n[w])
-	}
+	plan := NewPlan(ns)
 	orders := permutations(ns)
 	x := make([]int, ns)
 	var expect float64
@@ -88,20 +118,20 @@ func ExpectedChangeRatio(d *dataset.Dataset, budget, sampleSize int, alloc Alloc
 		}
 		var sum float64
 		for _, o := range orders {
-			copy(s.order, o)
+			copy(plan.Order, o)
 			found, downloads := 0.0, 0
 			for v := range ns {
-				s.sampled[v] = z[v]
-				s.est[v] = -1
+				plan.Left[v] = n[v] - z[v]
+				plan.Est[v] = -1
 				if z[v] > 0 {
-					s.est[v] = float64(x[v]) / float64(z[v])
+					plan.Est[v] = score(v, x[v])
 				}
 				found += float64(x[v])
 				downloads += z[v]
 			}
-			s.plan(budget - sampleTotal)
+			plan.Share(alloc, budget-sampleTotal)
 			for v := range ns {
-				if q := s.quota[v]; q > 0 {
+				if q := plan.Quota[v]; q > 0 {
 					found += float64(q) * float64(k[v]-x[v]) / float64(n[v]-z[v])
 					downloads += q
 				}

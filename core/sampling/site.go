@@ -7,7 +7,6 @@ package sampling
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/param"
@@ -109,7 +108,8 @@ type Site struct {
 	changed []int     // c_w: changed pages in each site's sample
 	est     []float64 // c_w / z_w, or -1 for a site that was not sampled
 	quota   []int     // pages to download beyond the sample
-	add     []int     // scratch for share
+	left    []int     // unsampled pages per site, for plan
+	add     []int     // scratch for Plan.share
 	rems    []remainder
 }
 
@@ -187,96 +187,16 @@ func (s *Site) pick(w, i int) int32 {
 func (s *Site) unsampled(w int) int { return len(s.pages[w]) - s.sampled[w] }
 
 // plan sets s.quota, the pages to download from each site beyond its
-// sample, for a budget of d downloads, from s.est and the random s.order.
+// sample, for a budget of d downloads, from s.est and the random s.order
+// (Plan.Share).
 func (s *Site) plan(d int) {
-	clear(s.quota)
-	if s.alloc == Greedy {
-		// order is random, so a stable sort breaks ties at random.
-		slices.SortStableFunc(s.order, func(a, b int) int {
-			switch {
-			case s.est[a] > s.est[b]:
-				return -1
-			case s.est[a] < s.est[b]:
-				return 1
-			}
-			return 0
-		})
-		for _, w := range s.order {
-			s.quota[w] = min(s.unsampled(w), d)
-			d -= s.quota[w]
-		}
-		return
+	if len(s.left) != len(s.pages) {
+		s.left = make([]int, len(s.pages))
 	}
-	byEstimate := func(w int) float64 { return max(s.est[w], 0) }
-	byPages := func(w int) float64 { return float64(s.unsampled(w) - s.quota[w]) }
-	for d > 0 {
-		given := s.share(d, byEstimate)
-		if given == 0 {
-			// Every site with a positive estimate is exhausted: share the
-			// rest by unsampled pages.
-			if given = s.share(d, byPages); given == 0 {
-				return
-			}
-		}
-		d -= given
+	for w := range s.left {
+		s.left[w] = s.unsampled(w)
 	}
-}
-
-// share adds to s.quota d pages split in proportion to weight among the
-// sites that still have pages to give, by largest remainder (ties in
-// s.order's random order), each capped at what the site has left. It
-// returns how many pages it gave: 0 when no site with pages left has a
-// positive weight.
-func (s *Site) share(d int, weight func(w int) float64) int {
-	var total float64
-	open := func(w int) bool { return s.unsampled(w) > s.quota[w] && weight(w) > 0 }
-	for _, w := range s.order {
-		if open(w) {
-			total += weight(w)
-		}
-	}
-	if total <= 0 {
-		return 0
-	}
-	rems := s.rems[:0]
-	floor := 0
-	for _, w := range s.order {
-		if !open(w) {
-			continue
-		}
-		q := weight(w) * float64(d) / total
-		fl := math.Floor(q)
-		s.add[w] = int(fl)
-		floor += int(fl)
-		rems = append(rems, remainder{w, q - fl})
-	}
-	slices.SortStableFunc(rems, func(a, b remainder) int {
-		switch {
-		case a.frac > b.frac:
-			return -1
-		case a.frac < b.frac:
-			return 1
-		}
-		return 0
-	})
-	for i := 0; floor < d && i < len(rems); i++ {
-		s.add[rems[i].w]++
-		floor++
-	}
-	given := 0
-	for _, r := range rems {
-		w := r.w
-		n := min(s.add[w], s.unsampled(w)-s.quota[w])
-		s.quota[w] += n
-		given += n
-		s.add[w] = 0
-	}
-	s.rems = rems
-	return given
-}
-
-// remainder is a site's fractional share in a largest-remainder split.
-type remainder struct {
-	w    int
-	frac float64
+	p := Plan{Order: s.order, Est: s.est, Left: s.left, Quota: s.quota, add: s.add, rems: s.rems}
+	p.Share(s.alloc, d)
+	s.rems = p.rems
 }
