@@ -1,0 +1,396 @@
+package cluster
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/refreshlab/refreshlab/core/param"
+	"github.com/refreshlab/refreshlab/core/refresh"
+)
+
+// Defaults of the policy's parameters.
+const (
+	DefaultK          = 100 // §5.2: "we use k = 100 for all the clustering processes"
+	DefaultFolds      = 10  // §5.2: "10-fold cross-validation"
+	DefaultKMax       = 200 // §5.2: k "from 10 to 200"
+	DefaultConfidence = 0.8 // §5.2: "confidence level at 80%"
+	DefaultDelta      = 0.1
+	DefaultRecluster  = 1
+)
+
+// Descriptors lists cluster-level sampling for the catalog.
+func Descriptors() []refresh.Descriptor {
+	return []refresh.Descriptor{{
+		ID: "cluster-sampling", Name: "Cluster sampling",
+		Paper: "Tan, Zhuang, Mitra & Giles, WebDB 2007, §3–4 (CLS)",
+		Summary: "Clusters pages by features tied to change (URL and content words, size, images, links; and, from the second cycle, " +
+			"how much its own copies changed), samples the pages nearest each cluster's centroid until a t-test says the sample " +
+			"suffices, and downloads whole clusters, the most likely to have changed first.",
+		Params: Params(),
+		New: func(env refresh.Env) (refresh.Policy, error) {
+			return New(env)
+		},
+	}}
+}
+
+// Params are the parameters of cluster-level sampling.
+func Params() []param.Param {
+	return []param.Param{
+		{Name: "featureSet", Type: param.Enum, Default: SetCombined, Options: FeatureSets,
+			Help: "Features the pages are clustered on (§5.2, Fig. 2): URL words, content words, both, the other static features, the dynamic features (from the second cycle), or all of them."},
+		{Name: "weights", Type: param.Enum, Default: WeightsNAD, Options: WeightSchemes,
+			Help: "Weights of a sampled page's change history (eq. 5): nad equal, sad the last cycle only, aad growing linearly, gad doubling each cycle."},
+		param.Param{Name: "k", Type: param.Int, Default: float64(DefaultK), Step: 1,
+			Help: "Number of clusters. 0 chooses it by v-fold cross-validation of the criterion τ (eq. 2) over 1 to kMax clusters (§3.3)."}.Range(0, 1000),
+		param.Param{Name: "folds", Type: param.Int, Default: float64(DefaultFolds), Step: 1,
+			Help: "Folds v of the cross-validation that chooses k when k is 0."}.Range(2, 20),
+		param.Param{Name: "kMax", Type: param.Int, Default: float64(DefaultKMax), Step: 1,
+			Help: "Largest number of clusters the cross-validation tries when k is 0."}.Range(2, 1000),
+		param.Param{Name: "confidence", Type: param.Float, Default: DefaultConfidence, Step: 0.01,
+			Help: "Confidence level of the t-test that decides when a cluster's sample is sufficient (§4.1)."}.Range(0.5, 0.999),
+		param.Param{Name: "delta", Type: param.Float, Default: DefaultDelta, Step: 0.01,
+			Help: "δ: a sample suffices when the t-test puts the cluster's mean download probability within ±δ of the sample's (§4.1)."}.Range(0.005, 1),
+		param.Param{Name: "recluster", Type: param.Int, Default: float64(DefaultRecluster), Step: 1,
+			Help: "With dynamic features: re-cluster at the start of the second cycle and then every this many cycles."}.Range(1, 100),
+	}
+}
+
+// Policy is cluster-level sampling (CLS), Tan et al. §3–4:
+//
+//  1. The pages are clustered by repeated bisection (§3.3, see Tree) on
+//     the chosen feature set (§3.1, §3.2, §5.2). Static feature sets are
+//     clustered once per dataset (env.Remember). The dynamic and combined
+//     sets are clustered again at the start of the second cycle and then
+//     every Recluster cycles, with the dynamic features of the crawler's
+//     own two latest copies of each page (§3.2: "impossible to calculate
+//     … until after the second download cycle"); before that, the
+//     combined set clusters on its static part, and the dynamic set,
+//     having nothing to go on, puts every page in one cluster.
+//  2. Each cycle, in a random order of the clusters, it downloads the
+//     pages nearest each cluster's centroid one by one (§4.1) and stops
+//     when the sample is sufficient by a t-test at the confidence level
+//     (Sufficient: the t interval of the sample's mean download
+//     probability is within ±δ), when it holds R/k pages (§4.1's upper
+//     bound: "the total number of download resources over the number of
+//     clusters"), or when the cluster or the budget runs out.
+//  3. A sampled page's download probability is φ = 1 − e^(−λ) (eq. 4),
+//     λ from its change history with the chosen weights (eq. 5, see
+//     History); a cluster's φ is the mean over its sample (§4.2: "the
+//     average change frequency of all sampled pages in that cluster").
+//  4. It downloads the clusters' other pages, clusters in decreasing order
+//     of φ (ties in random order), each whole in random order, until the
+//     budget runs out (§4.2).
+//
+// Where the paper is silent, our readings: the samples are the same pages
+// every cycle while the clusters stay the same (they are the nearest to
+// the centroid), so their histories are complete; a cluster the budget
+// left unsampled ranks last; a page's dynamic features compare the two
+// latest copies the crawler downloaded (all zero until a download finds
+// it changed); and a re-clustering with dynamic features works on
+// summaries (see reclusterNow: the combined set's pages as micro-clusters
+// split into changed and unchanged, the dynamic set's unchanged pages as
+// one point) so that it stays within the browser's speed budget every
+// cycle. With k = 0 the number of clusters is chosen by cross-validation
+// once: for the static sets and the combined set (on its static part)
+// before the first cycle, and recorded as k in the result's parameters;
+// for the dynamic set at its first re-clustering.
+type Policy struct {
+	set, scheme string
+	k, folds    int
+	kMax        int
+	conf, delta float64
+	recluster   int
+	budget      int
+	rng         *rand.Rand
+	n           int
+
+	memo  memo        // env.Remember
+	fixed *Clustering // static feature sets
+	book  *Codebook   // combined
+	attrs []string    // the content model's attributes, if any
+	attrI []int       // their indexes for the dynamic features
+
+	// The current clustering.
+	kNow         int
+	order, start []int32
+	work         []int32 // order, reshuffled within clusters for downloads
+
+	hist *History
+	done []uint64 // bit set of the pages downloaded this cycle
+	tq   []float64
+
+	// Dynamic features: the pages whose latest download found a change,
+	// dynPages, and their raw dynamic features, dyn (len(DynamicNames)
+	// values each, in the same order); slot gives each page's index in
+	// dynPages, or −1.
+	slot     []int32
+	dyn      []float64
+	dynPages []int32
+	// inD[i] tells whether the page at position i of the codebook's order
+	// is in dynPages, so that a re-clustering reads it in sequence.
+	inD      []bool
+	rank     []int32 // each page's position in the codebook's order
+	prevAttr []float64
+	curAttr  []float64
+	tie      []int32 // dynamic set: the order of the one micro-cluster
+	kChosen  int     // dynamic set with k = 0: chosen at the first re-clustering
+	re       reclusterer
+
+	clusters []int     // scratch: cluster order
+	est      []float64 // φ of each cluster's sample this cycle
+	sampled  []int     // each cluster's sample size this cycle
+}
+
+// New builds cluster-level sampling from env (see Params).
+func New(env refresh.Env) (*Policy, error) {
+	p := &Policy{
+		set: env.Params.String("featureSet", SetCombined), scheme: env.Params.String("weights", WeightsNAD),
+		k: env.Params.Int("k", DefaultK), folds: env.Params.Int("folds", DefaultFolds), kMax: env.Params.Int("kMax", DefaultKMax),
+		conf: env.Params.Float("confidence", DefaultConfidence), delta: env.Params.Float("delta", DefaultDelta),
+		recluster: env.Params.Int("recluster", DefaultRecluster),
+		n:         len(env.Repo.Pages),
+		memo:      env.Remember,
+	}
+	if !slices.Contains(FeatureSets, p.set) {
+		return nil, fmt.Errorf("unknown feature set %q", p.set)
+	}
+	if _, err := Weights(p.scheme, 1); err != nil {
+		return nil, err
+	}
+	var err error
+	switch p.set {
+	case SetDynamic:
+	case SetCombined:
+		if p.book, err = codebook(env.Repo, env.Remember); err != nil {
+			return nil, err
+		}
+		if p.k == 0 {
+			s, _, err := static38(env.Repo, env.Remember)
+			if err != nil {
+				return nil, err
+			}
+			cv, err := remember(env.Remember, fmt.Sprintf("cluster/cv/static38/%d-%d", p.folds, p.kMax), func() (*CV, error) {
+				r := CrossValidate(s, p.folds, min(p.kMax, s.Len()), Options{Seed: RBCSeed})
+				return &r, nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			// Record the chosen k, so that the result's spec reruns it.
+			p.k = cv.Best
+			env.Params["k"] = float64(p.k)
+		}
+	default:
+		if p.fixed, err = StaticClustering(env.Repo, p.set, p.k, p.folds, p.kMax, env.Remember); err != nil {
+			return nil, err
+		}
+		if p.k == 0 {
+			env.Params["k"] = float64(p.fixed.K)
+		}
+	}
+	p.tq, err = remember(env.Remember, fmt.Sprintf("cluster/t/%v", p.conf), func() ([]float64, error) {
+		// Two-sided t quantiles for samples of up to 4,096 pages; larger
+		// samples (k = 1 with a large budget) compute theirs.
+		tq := make([]float64, 4096)
+		for nu := 1; nu < len(tq); nu++ {
+			tq[nu] = TQuantile(p.conf, nu)
+		}
+		return tq, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if c := env.Repo.Content; c != nil {
+		p.attrs = c.Attributes()
+		p.attrI = attrIndex(p.attrs)
+		p.prevAttr, p.curAttr = make([]float64, len(p.attrs)), make([]float64, len(p.attrs))
+	}
+	p.hist = NewHistory(p.n)
+	p.done = make([]uint64, (p.n+63)/64)
+	p.order, p.work = make([]int32, p.n), make([]int32, p.n)
+	if p.dynamicSet() {
+		p.slot = make([]int32, p.n)
+	}
+	if p.book != nil {
+		p.inD = make([]bool, p.n)
+		p.rank = make([]int32, p.n)
+		for i, pg := range p.book.Order {
+			p.rank[pg] = int32(i)
+		}
+	}
+	if p.set == SetDynamic {
+		p.tie = make([]int32, p.n)
+	}
+	p.Reuse(env)
+	return p, nil
+}
+
+// dynamicSet reports whether the feature set has dynamic features.
+func (p *Policy) dynamicSet() bool { return p.set == SetDynamic || p.set == SetCombined }
+
+// Reuse implements refresh.Reuser: the state New leaves, without
+// allocating what can be kept.
+func (p *Policy) Reuse(env refresh.Env) {
+	p.rng = env.Rand
+	p.budget = env.Budget
+	p.hist.Reset()
+	if p.fixed != nil {
+		p.setClustering(p.fixed.K, p.fixed.Order, p.fixed.Start)
+	} else {
+		for i := range p.slot {
+			p.slot[i] = -1
+		}
+		p.dyn, p.dynPages = p.dyn[:0], p.dynPages[:0]
+		clear(p.inD)
+		if p.set == SetDynamic {
+			for i := range p.tie {
+				p.tie[i] = int32(i)
+			}
+			p.rng.Shuffle(len(p.tie), func(i, j int) { p.tie[i], p.tie[j] = p.tie[j], p.tie[i] })
+		}
+		p.kChosen = 0
+		p.kNow = 0 // clustered at the start of the first cycle
+	}
+}
+
+// setClustering makes (k, order, start) the current clustering.
+func (p *Policy) setClustering(k int, order, start []int32) {
+	p.kNow = k
+	p.order = append(p.order[:0], order...)
+	p.start = append(p.start[:0], start...)
+	p.work = append(p.work[:0], order...)
+	if cap(p.est) < k {
+		p.est, p.clusters, p.sampled = make([]float64, k), make([]int, k), make([]int, k)
+	}
+	p.est, p.clusters, p.sampled = p.est[:k], p.clusters[:k], p.sampled[:k]
+}
+
+// Clusters returns the number of clusters of the current clustering.
+func (p *Policy) Clusters() int { return p.kNow }
+
+// Estimates returns, after Refresh, each cluster's download probability φ
+// as its sample estimated it this cycle (§4.2), or −1 for a cluster the
+// budget left unsampled; and the sample sizes. The slices are shared.
+func (p *Policy) Estimates() (phi []float64, sampled []int) { return p.est, p.sampled }
+
+// Members returns the pages of cluster r of the current clustering,
+// nearest its centroid first (shared).
+func (p *Policy) Members(r int) []int32 { return p.order[p.start[r]:p.start[r+1]] }
+
+// Refresh implements refresh.Policy.
+func (p *Policy) Refresh(c *refresh.Crawl) {
+	cycle := c.Cycle()
+	n := cycle + 1 // cycles in the history, this one included
+	switch {
+	case p.kNow == 0 && p.set == SetCombined:
+		// The first clustering has no dynamic features yet, so it is the
+		// same in every repeat: remember it.
+		first, _ := remember(p.memo, fmt.Sprintf("cluster/combined0/k%d", p.k), func() (*Clustering, error) {
+			p.reclusterNow()
+			return &Clustering{K: p.kNow, Order: slices.Clone(p.order), Start: slices.Clone(p.start)}, nil
+		})
+		p.setClustering(first.K, first.Order, first.Start)
+	case p.dynamicSet() && (p.kNow == 0 || cycle >= 1 && (cycle-1)%p.recluster == 0):
+		p.reclusterNow()
+	}
+	k := p.kNow
+	capacity := max(1, p.budget/k)
+	for r := range p.clusters {
+		p.clusters[r] = r
+	}
+	p.rng.Shuffle(k, func(i, j int) { p.clusters[i], p.clusters[j] = p.clusters[j], p.clusters[i] })
+	clear(p.done)
+	// Sampling (§4.1).
+	for _, r := range p.clusters {
+		p.est[r] = -1
+		var m int
+		var mean, m2 float64
+		for _, pg := range p.order[p.start[r]:p.start[r+1]] {
+			if m == capacity || c.Remaining() == 0 {
+				break
+			}
+			p.download(c, pg, n)
+			phi := Phi(p.hist.Lambda(pg, n, p.scheme))
+			m++
+			d := phi - mean
+			mean += d / float64(m)
+			m2 += d * (phi - mean)
+			if m >= 2 && Sufficient(m, m2/float64(m-1), p.conf, p.delta, p.tq) {
+				break
+			}
+		}
+		if m > 0 {
+			p.est[r] = mean
+		}
+		p.sampled[r] = m
+	}
+	// Downloads by φ (§4.2); the random order above breaks ties.
+	slices.SortStableFunc(p.clusters, func(a, b int) int { return cmp.Compare(p.est[b], p.est[a]) })
+	for _, r := range p.clusters {
+		if c.Remaining() == 0 {
+			return
+		}
+		w := p.work[p.start[r]:p.start[r+1]]
+		for i := range w {
+			if c.Remaining() == 0 {
+				return
+			}
+			j := i + p.rng.IntN(len(w)-i)
+			w[i], w[j] = w[j], w[i]
+			if pg := w[i]; p.done[pg>>6]&(1<<(pg&63)) == 0 {
+				p.download(c, pg, n)
+			}
+		}
+	}
+}
+
+// download fetches page pg and records what it shows: a change in the
+// page's history, and, for dynamic feature sets, the dynamic features of
+// its two latest copies.
+func (p *Policy) download(c *refresh.Crawl, pg int32, n int) {
+	changed := c.Download(pg)
+	p.done[pg>>6] |= 1 << (pg & 63)
+	if changed {
+		p.hist.Changed(pg, n)
+	}
+	if p.slot == nil {
+		return
+	}
+	nd := len(DynamicNames)
+	s := p.slot[pg]
+	if !changed {
+		if s >= 0 { // the two latest copies are now the same: swap-remove
+			last := int32(len(p.dynPages) - 1)
+			moved := p.dynPages[last]
+			p.dynPages[s] = moved
+			copy(p.dyn[int(s)*nd:int(s+1)*nd], p.dyn[int(last)*nd:int(last+1)*nd])
+			p.slot[moved] = s
+			p.dynPages = p.dynPages[:last]
+			p.dyn = p.dyn[:int(last)*nd]
+			p.slot[pg] = -1
+			if p.inD != nil {
+				p.inD[p.rank[pg]] = false
+			}
+		}
+		return
+	}
+	if s < 0 {
+		s = int32(len(p.dynPages))
+		p.dynPages = append(p.dynPages, pg)
+		p.dyn = append(p.dyn, make([]float64, nd)...)
+		p.slot[pg] = s
+		if p.inD != nil {
+			p.inD[p.rank[pg]] = true
+		}
+	}
+	out := p.dyn[int(s)*nd : int(s+1)*nd]
+	if p.attrs == nil {
+		clear(out) // no content model: nothing to compare
+		return
+	}
+	c.Previous(pg, p.prevAttr)
+	c.Copy(pg, p.curAttr)
+	dynamicAt(p.attrI, p.prevAttr, p.curAttr, c.Similarity(pg), p.n, out)
+}

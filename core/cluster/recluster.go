@@ -1,0 +1,264 @@
+package cluster
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// ReclusterFit bounds the points a re-clustering with dynamic features is
+// fitted on (a uniform sample of them; every point is then placed by
+// descending the tree), so that it stays within the browser's speed budget
+// on 300,000 pages.
+const ReclusterFit = 1024
+
+// Each re-clustering's bisections try one k-means++ initialisation and
+// at most five 2-means passes: on tan-webarchive-small more trials or
+// passes changed ChangeRatio by less than its 95% interval and cost up to
+// twice the time.
+const (
+	reTrials = 1
+	reIter   = 5
+)
+
+// reclusterer holds the scratch of re-clustering with dynamic features.
+type reclusterer struct {
+	space   Dense
+	ids     []int32 // per point: micro-cluster
+	changed []bool  // per point: does it stand for changed pages?
+	page    []int32 // dynamic set: per point, its page (−1 for the unchanged)
+	count   [2][]float64
+	sum     []float64 // per micro-cluster: Σ standardised dynamic features of its changed pages
+	leaf    []int32
+	sim     []float64
+	items   []int32
+	mean    []float64
+	sd      []float64
+	keep    []int
+	start   []int32
+	order   []int32
+	at      []int32 // combined: per micro-cluster and side, its point, or −1
+}
+
+// reclusterNow clusters the pages on the feature set with the dynamic
+// features the crawler's copies give now. The points clustered are:
+//
+//   - combined set: for each micro-cluster of the Codebook, one point for
+//     its pages whose latest download found no change (their dynamic
+//     features are all 0) and one for those whose latest download found a
+//     change, with their mean dynamic features, each weighted by its
+//     pages; the static part of both is the micro-cluster's centroid;
+//   - dynamic set: one point for all the pages whose latest download found
+//     no change, and one point per page whose latest download found a
+//     change.
+//
+// Each dynamic feature is standardised over all pages (zeros included); a
+// feature that is constant is left out. The clustering is repeated
+// bisection into k clusters, fitted on at most ReclusterFit points; a
+// page is in the cluster of its point, and a cluster's pages are ordered
+// by their point's similarity to its centroid, the pages of a
+// micro-cluster in their order in it (nearest its own centroid first).
+func (p *Policy) reclusterNow() {
+	re := &p.re
+	nd := len(DynamicNames)
+	// Standardise the dynamic features: the pages without any count as 0.
+	re.mean, re.sd, re.keep = resize(re.mean, nd), resize(re.sd, nd), re.keep[:0]
+	clear(re.mean)
+	clear(re.sd)
+	for _, pg := range p.dynPages {
+		for j, x := range p.dynOf(pg) {
+			re.mean[j] += x
+			re.sd[j] += x * x
+		}
+	}
+	n := float64(p.n)
+	for j := range nd {
+		m := re.mean[j] / n
+		v := re.sd[j]/n - m*m
+		re.mean[j], re.sd[j] = m, 0
+		if v > 1e-18 {
+			re.sd[j] = math.Sqrt(v)
+			re.keep = append(re.keep, j)
+		}
+	}
+	rd := len(re.keep)
+	d := &re.space
+	d.W, d.Rows = d.W[:0], d.Rows[:0]
+	re.ids, re.changed, re.page = re.ids[:0], re.changed[:0], re.page[:0]
+	z0 := func() {
+		for _, j := range re.keep {
+			d.Rows = append(d.Rows, float32(-re.mean[j]/re.sd[j]))
+		}
+	}
+	if p.book != nil {
+		m := p.book.M
+		for s := range re.count {
+			re.count[s] = resize(re.count[s], m)
+			clear(re.count[s])
+		}
+		re.sum = resize(re.sum, m*rd)
+		clear(re.sum)
+		for g := range m {
+			re.count[0][g] = float64(p.book.Start[g+1] - p.book.Start[g])
+		}
+		for _, pg := range p.dynPages {
+			g := int(p.book.Of[pg])
+			re.count[0][g]--
+			re.count[1][g]++
+			v := p.dynOf(pg)
+			for q, j := range re.keep {
+				re.sum[g*rd+q] += (v[j] - re.mean[j]) / re.sd[j]
+			}
+		}
+		// Each point's row: its micro-cluster's centroid, then its
+		// dynamic features. (Two points share a centroid at most, so a
+		// table block would save nothing.)
+		for g := range m {
+			for side := range 2 {
+				c := re.count[side][g]
+				if c == 0 {
+					continue
+				}
+				re.ids = append(re.ids, int32(g))
+				re.changed = append(re.changed, side == 1)
+				d.W = append(d.W, c)
+				for _, x := range p.book.Rows[g*p.book.Dim : (g+1)*p.book.Dim] {
+					d.Rows = append(d.Rows, float32(x))
+				}
+				if side == 0 {
+					z0()
+					continue
+				}
+				for q := range rd {
+					d.Rows = append(d.Rows, float32(re.sum[g*rd+q]/c))
+				}
+			}
+		}
+	} else {
+		if unchanged := p.n - len(p.dynPages); unchanged > 0 {
+			re.ids, re.changed, re.page = append(re.ids, 0), append(re.changed, false), append(re.page, -1)
+			d.W = append(d.W, float64(unchanged))
+			z0()
+		}
+		for _, pg := range p.dynPages {
+			re.ids, re.changed, re.page = append(re.ids, 0), append(re.changed, true), append(re.page, pg)
+			d.W = append(d.W, 1)
+			v := p.dynOf(pg)
+			for _, j := range re.keep {
+				d.Rows = append(d.Rows, float32((v[j]-re.mean[j])/re.sd[j]))
+			}
+		}
+	}
+	np := len(re.ids)
+	d.n, d.RowDim = np, rd
+	if p.book != nil {
+		d.RowDim += p.book.Dim
+	}
+	d.Finish()
+	// How many clusters.
+	k := p.k
+	if k == 0 {
+		if p.kChosen == 0 {
+			p.kChosen = CrossValidate(d, p.folds, min(p.kMax, np), Options{Seed: RBCSeed}).Best
+		}
+		k = p.kChosen
+	}
+	t := Bisect(d, sampleOf(np, ReclusterFit), Options{K: k, Seed: RBCSeed, Trials: reTrials, MaxIter: reIter})
+	re.leaf, re.sim = resizeInt32(re.leaf, np), resize(re.sim, np)
+	re.items = resizeInt32(re.items, np)
+	for i := range re.items {
+		re.items[i] = int32(i)
+	}
+	t.Assign(d, re.items, t.K(), re.leaf, re.sim)
+	// Number the clusters in node order and sort each one's points by
+	// similarity (ties to the earlier point).
+	leaves := t.Leaves(t.K())
+	kk := len(leaves)
+	for i := range re.items {
+		re.items[i] = int32(i)
+		c, _ := slices.BinarySearch(leaves, re.leaf[i])
+		re.leaf[i] = int32(c) // from now on, the cluster's number
+	}
+	slices.SortFunc(re.items, func(a, b int32) int {
+		if c := cmp.Compare(re.leaf[a], re.leaf[b]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(re.sim[b], re.sim[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	// Expand the points into pages.
+	re.order, re.start = re.order[:0], resizeInt32(re.start, kk+1)
+	cur := -1
+	for _, i := range re.items {
+		r := int(re.leaf[i])
+		for cur < r {
+			cur++
+			re.start[cur] = int32(len(re.order))
+		}
+		if p.book == nil {
+			if pg := re.page[i]; pg >= 0 {
+				re.order = append(re.order, pg)
+				continue
+			}
+			for _, pg := range p.tie {
+				if p.slot[pg] < 0 {
+					re.order = append(re.order, pg)
+				}
+			}
+			continue
+		}
+		g := re.ids[i]
+		want := re.changed[i]
+		lo, hi := p.book.Start[g], p.book.Start[g+1]
+		for j, in := range p.inD[lo:hi] {
+			if in == want {
+				re.order = append(re.order, p.book.Order[int(lo)+j])
+			}
+		}
+	}
+	for cur < kk {
+		cur++
+		re.start[cur] = int32(len(re.order))
+	}
+	p.setClustering(kk, re.order, re.start)
+}
+
+// dynOf returns the raw dynamic features of a page in dynPages.
+func (p *Policy) dynOf(pg int32) []float64 {
+	nd := len(DynamicNames)
+	s := int(p.slot[pg])
+	return p.dyn[s*nd : (s+1)*nd]
+}
+
+// sampleOf returns every one of n points up to m, else a uniform sample
+// of m of them (drawn with RBCSeed), in index order; nil means all.
+func sampleOf(n, m int) []int32 {
+	if n <= m {
+		return nil
+	}
+	idx := allPoints(n)
+	rng := newRNG(RBCSeed, 0x5A3)
+	for j := range m {
+		q := j + rng.IntN(n-j)
+		idx[j], idx[q] = idx[q], idx[j]
+	}
+	idx = idx[:m]
+	slices.Sort(idx)
+	return idx
+}
+
+func resize(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+func resizeInt32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
+}
