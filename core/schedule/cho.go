@@ -1,0 +1,199 @@
+package schedule
+
+// Cho & Garcia-Molina's policies ("Synchronizing a database to improve
+// freshness", SIGMOD 2000; "Effective page refresh policies for Web
+// crawlers", TODS 2003): pages synced at regular intervals, the budget
+// shared uniformly, in proportion to the change rates, or optimally for
+// freshness or for age.
+
+// Uniform syncs every page at the same rate, f_i = B/N, whatever its
+// change rate (Cho & Garcia-Molina's uniform policy). It spends the whole
+// budget.
+type Uniform struct {
+	Spacing Spacing // Regular in the paper
+}
+
+// Allocate implements Policy.
+func (u Uniform) Allocate(in Input, dst []float64) (Plan, error) {
+	if err := in.Check(); err != nil {
+		return Plan{}, err
+	}
+	f := resize(dst, len(in.Rates))
+	each := in.Budget / float64(len(f))
+	for i := range f {
+		f[i] = each
+	}
+	return Plan{Rates: f, Spacing: u.Spacing, Oracle: in.Oracle}, nil
+}
+
+// Proportional syncs each page in proportion to its change rate, f_i =
+// B·λ_i/Σλ (Cho & Garcia-Molina's proportional policy). When every rate
+// is 0 there is nothing to be proportional to, and it shares the budget
+// uniformly (the limit of equal rates). It spends the whole budget.
+type Proportional struct {
+	Spacing Spacing // Regular in the paper
+}
+
+// Allocate implements Policy.
+func (p Proportional) Allocate(in Input, dst []float64) (Plan, error) {
+	if err := in.Check(); err != nil {
+		return Plan{}, err
+	}
+	var total float64
+	for _, r := range in.Rates {
+		total += r
+	}
+	if total == 0 {
+		return Uniform(p).Allocate(in, dst)
+	}
+	f := resize(dst, len(in.Rates))
+	for i, r := range in.Rates {
+		f[i] = in.Budget * r / total
+	}
+	return Plan{Rates: f, Spacing: p.Spacing, Oracle: in.Oracle}, nil
+}
+
+// ChoFreshness is Cho & Garcia-Molina's optimal allocation for freshness:
+// maximise Σ F(λ_i, f_i) subject to Σ f_i = B, syncs at regular intervals.
+// The Lagrange condition is dF/df(λ_i, f_i) = ν for every synced page,
+// with dF/df = (1 − e^{−λ/f})/λ − e^{−λ/f}/f = h(λ/f)/λ and h(x) = 1 −
+// (1 + x)e^{−x} rising from 0 to 1 (FreshnessSlope). So a page is synced
+// only if 1/λ_i > ν (pages with 1/λ_i ≤ ν get f_i = 0: they change too
+// often to be worth it), at f_i = λ_i/x_i with h(x_i) = λ_i·ν; ν is found
+// so that Σ f_i = B (REFERENCES.md says by bisection; we take Newton steps
+// inside a bisection bracket, which reaches the same ν in a few passes
+// over the pages). The multiplier is the paper's μ; we call it ν because μ
+// is the request rate here.
+//
+// Weights: with Input.Weights the objective is Σ μ_i F(λ_i, f_i), the
+// condition μ_i·dF/df = ν, so h(x_i) = λ_i ν/μ_i. This is our extension
+// (Cho & Garcia-Molina weight pages by importance in TODS 2003; we do not
+// have that text here); with no weights it is the paper's condition.
+//
+// It spends the whole budget unless no page can use it (every page has
+// λ_i = 0 or μ_i = 0, so syncing changes no freshness); then every f_i = 0.
+type ChoFreshness struct{}
+
+// Allocate implements Policy.
+func (ChoFreshness) Allocate(in Input, dst []float64) (Plan, error) {
+	if err := in.Check(); err != nil {
+		return Plan{}, err
+	}
+	n := len(in.Rates)
+	f := resize(dst, n)
+	clear(f)
+	plan := Plan{Rates: f, Spacing: Regular, Oracle: in.Oracle}
+	xs := make([]float64, n) // warm starts for the per-page Newton solves
+	var start float64
+	var useful int
+	for i, r := range in.Rates {
+		w := in.weight(i)
+		if r > 0 && w > 0 {
+			useful++
+			// The marginal value of this page under a uniform share.
+			start += w * FreshnessSlope(r, in.Budget/float64(n))
+		}
+	}
+	if useful == 0 || in.Budget == 0 {
+		return plan, nil
+	}
+	start /= float64(useful)
+	// eval writes f(ν) into f and returns Σf and its slope: with c =
+	// −ln(1 − y), dx/dc = (1 + x)/x, dc/dy = 1/(1 − y), dy/dν = λ/μ, and
+	// df/dx = −f/x.
+	eval := func(nu float64) (s, ds float64) {
+		for i, r := range in.Rates {
+			w := in.weight(i)
+			f[i] = 0
+			if r == 0 || w == 0 {
+				continue
+			}
+			y := r * nu / w
+			if y >= 1 {
+				continue
+			}
+			x := invertGain(y, xs[i])
+			xs[i] = x
+			f[i] = r / x
+			s += f[i]
+			ds -= f[i] / x * (1 + x) / x / (1 - y) * r / w
+		}
+		return s, ds
+	}
+	lo, hi, ok := solveMultiplier(eval, in.Budget, start)
+	if !ok {
+		clear(f)
+		return plan, nil
+	}
+	spendBudget(func(nu float64) float64 { s, _ := eval(nu); return s }, lo, hi, in.Budget, f, make([]float64, len(f)))
+	return plan, nil
+}
+
+// ChoAge is Cho & Garcia-Molina's optimal allocation for age: minimise
+// Σ A(λ_i, f_i) subject to Σ f_i = B, syncs at regular intervals, with
+// A(λ, f) = 1/(2f) − 1/λ + (f/λ²)(1 − e^{−λ/f}).
+//
+// The Lagrange condition, derived here (REFERENCES.md gives only A):
+// dA/df(λ_i, f_i) = −ν for every page, and
+//
+//	dA/df = −1/(2f²) + (1 − e^{−λ/f})/λ² − e^{−λ/f}/(λf) = −k(λ/f)/λ²
+//
+// with k(x) = x²/2 − 1 + (1 + x)e^{−x} (AgeSlope; checked against finite
+// differences). k rises from 0 to ∞, so unlike freshness every changing
+// page gets syncs: an unsynced page's age grows without bound. f_i =
+// λ_i/x_i with k(x_i) = ν·λ_i², and ν solves Σ f_i = B. A is convex in f,
+// d²A/df² = k'(x)·x²/λ³ = x³(1 − e^{−x})/λ³ > 0 with k'(x) = x(1 − e^{−x}),
+// so the condition gives the minimum. With weights the objective is Σ μ_i A_i and
+// k(x_i) = ν λ_i²/μ_i (our extension, as for ChoFreshness).
+//
+// It spends the whole budget unless every page has λ_i = 0 or μ_i = 0.
+type ChoAge struct{}
+
+// Allocate implements Policy.
+func (ChoAge) Allocate(in Input, dst []float64) (Plan, error) {
+	if err := in.Check(); err != nil {
+		return Plan{}, err
+	}
+	n := len(in.Rates)
+	f := resize(dst, n)
+	clear(f)
+	plan := Plan{Rates: f, Spacing: Regular, Oracle: in.Oracle}
+	xs := make([]float64, n)
+	var start float64
+	var useful int
+	for i, r := range in.Rates {
+		w := in.weight(i)
+		if r > 0 && w > 0 {
+			useful++
+			start -= w * AgeSlope(r, in.Budget/float64(n))
+		}
+	}
+	if useful == 0 || in.Budget == 0 {
+		return plan, nil
+	}
+	start /= float64(useful)
+	// eval writes f(ν) into f and returns Σf and its slope: with c =
+	// νλ²/μ, dx/dν = (λ²/μ)/k'(x), k'(x) = x(1 − e^{−x}), and df/dx = −f/x.
+	eval := func(nu float64) (s, ds float64) {
+		for i, r := range in.Rates {
+			w := in.weight(i)
+			f[i] = 0
+			if r == 0 || w == 0 {
+				continue
+			}
+			x := invertAgeDrop(nu*r*r/w, xs[i])
+			xs[i] = x
+			f[i] = r / x
+			s += f[i]
+			ds -= f[i] / x * (r * r / w) / (x * expm1neg(x))
+		}
+		return s, ds
+	}
+	lo, hi, ok := solveMultiplier(eval, in.Budget, start)
+	if !ok {
+		clear(f)
+		return plan, nil
+	}
+	spendBudget(func(nu float64) float64 { s, _ := eval(nu); return s }, lo, hi, in.Budget, f, make([]float64, len(f)))
+	return plan, nil
+}
