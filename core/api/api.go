@@ -10,7 +10,8 @@
 //	GET  /api/health    {"ok": true, "version": ...}
 //	GET  /api/datasets  {"datasets": [Info...]}
 //	GET  /api/policies  {"kinds": [...], "policies": [Descriptor...]}
-//	POST /api/datasets  body: a crawl log; query: format, name, cycle -> {"dataset": Info, "summary": ...}
+//	POST /api/datasets  body: a crawl log or change-event log; query: format (crawl-log | change-events),
+//	                    name, cycle, and for events merge, start, end -> {"dataset": Info, "summary": ...}
 //	POST /api/run       body: an experiment spec -> its result
 //	POST /api/chart     body: {"id", "result" or "spec", "chart": options} -> SVG
 //	POST /api/selftest/panic   panics on purpose: a 500, and the next request works

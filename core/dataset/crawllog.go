@@ -143,7 +143,22 @@ func ReadCrawlLog(r io.Reader, opt CrawlLogOptions) (*Dataset, *CrawlLogSummary,
 	if opt.CycleLength < 0 || math.IsNaN(opt.CycleLength) || math.IsInf(opt.CycleLength, 0) {
 		return nil, nil, fmt.Errorf("dataset: crawl log: cycle length %v: expected a positive number of seconds, or 0 to infer it", opt.CycleLength)
 	}
-	in := &logReader{r: r, sum: fnvOffset, line: 1, progress: opt.Progress, nextReport: progressEvery}
+	lr := newLogRead(r, opt.Progress)
+	d, sum, err := lr.read(opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if opt.Progress != nil {
+		opt.Progress(lr.in.n)
+	}
+	return d, sum, nil
+}
+
+// newLogRead prepares to read a CSV log from r, as crawl logs and change-event
+// logs both are: a UTF-8 byte order mark skipped, '#' comments, fields
+// trimmed of leading space, the bytes hashed and counted as they pass.
+func newLogRead(r io.Reader, progress func(int64)) *logRead {
+	in := &logReader{r: r, sum: fnvOffset, line: 1, progress: progress, nextReport: progressEvery}
 	br := bufio.NewReaderSize(in, 64<<10)
 	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
 		br.Discard(3)
@@ -158,14 +173,7 @@ func ReadCrawlLog(r io.Reader, opt CrawlLogOptions) (*Dataset, *CrawlLogSummary,
 	if l, ok := r.(interface{ Len() int }); ok {
 		lr.size = int64(l.Len())
 	}
-	d, sum, err := lr.read(opt)
-	if err != nil {
-		return nil, nil, err
-	}
-	if opt.Progress != nil {
-		opt.Progress(in.n)
-	}
-	return d, sum, nil
+	return lr
 }
 
 // logRead holds the state of one ReadCrawlLog call.
@@ -279,61 +287,73 @@ func (lr *logRead) read(opt CrawlLogOptions) (*Dataset, *CrawlLogSummary, error)
 	return lr.build(opt, sum)
 }
 
-// parseHeader assigns the columns' roles.
-func (lr *logRead) parseHeader(rec []string, sum *CrawlLogSummary) error {
+// columns reads a header row into lr.header (names trimmed, in the file's
+// spelling) and returns, for each role, the column whose name (in any case)
+// is one of the role's names, or -1; two columns for one role are an error.
+func (lr *logRead) columns(rec []string, roles ...[]string) ([]int, error) {
 	lr.nfields = len(rec)
 	lr.header = make([]string, len(rec))
-	role := map[string]*int{}
-	cols := struct{ page, url, site, time, changed, hash int }{-1, -1, -1, -1, -1, -1}
-	for _, n := range pageNames {
-		role[n] = &cols.page
-	}
-	for _, n := range urlNames {
-		role[n] = &cols.url
-	}
-	for _, n := range siteNames {
-		role[n] = &cols.site
-	}
-	for _, n := range timeNames {
-		role[n] = &cols.time
-	}
-	for _, n := range changedNames {
-		role[n] = &cols.changed
-	}
-	for _, n := range hashNames {
-		role[n] = &cols.hash
+	cols := make([]int, len(roles))
+	for r := range cols {
+		cols[r] = -1
 	}
 	for i, name := range rec {
 		if len(name) > maxFieldBytes {
-			return lr.tooLong(i, name)
+			return nil, lr.tooLong(i, name)
 		}
 		name = strings.TrimSpace(name)
 		lr.header[i] = name
-		p := role[strings.ToLower(name)]
-		if p == nil {
+		r := slices.IndexFunc(roles, func(names []string) bool { return slices.Contains(names, strings.ToLower(name)) })
+		if r < 0 {
 			continue
 		}
-		if *p >= 0 {
+		if p := cols[r]; p >= 0 {
 			line, _ := lr.cr.FieldPos(i)
-			return &ParseError{Line: line, Column: i + 1, Field: name,
-				Expected: fmt.Sprintf("one column of this kind (column %d, %q, is one)", *p+1, lr.header[*p]),
+			return nil, &ParseError{Line: line, Column: i + 1, Field: name,
+				Expected: fmt.Sprintf("one column of this kind (column %d, %q, is one)", p+1, lr.header[p]),
 				Got:      "a second one", described: true}
 		}
-		*p = i
+		cols[r] = i
 	}
-	missing := func(what string, names []string) error {
-		return &ParseError{Line: lr.headerLine,
-			Expected: fmt.Sprintf("a %s column (named %s)", what, orList(names)),
-			Got:      truncate(strings.Join(lr.header, ","))}
+	return cols, nil
+}
+
+// missing reports a header without a column for a role.
+func (lr *logRead) missing(what string, names []string) error {
+	return &ParseError{Line: lr.headerLine,
+		Expected: fmt.Sprintf("a %s column (named %s)", what, orList(names)),
+		Got:      truncate(strings.Join(lr.header, ","))}
+}
+
+// split lists the header's names used (the columns in used) and ignored,
+// in file order.
+func (lr *logRead) split(used []int) (columns, ignored []string) {
+	columns, ignored = []string{}, []string{}
+	for i, name := range lr.header {
+		if slices.Contains(used, i) {
+			columns = append(columns, name)
+		} else {
+			ignored = append(ignored, name)
+		}
 	}
+	return columns, ignored
+}
+
+// parseHeader assigns the columns' roles.
+func (lr *logRead) parseHeader(rec []string, sum *CrawlLogSummary) error {
+	c, err := lr.columns(rec, pageNames, urlNames, siteNames, timeNames, changedNames, hashNames)
+	if err != nil {
+		return err
+	}
+	cols := struct{ page, url, site, time, changed, hash int }{c[0], c[1], c[2], c[3], c[4], c[5]}
 	if cols.page < 0 && cols.url < 0 {
-		return missing("page", append(slices.Clip(pageNames), urlNames...))
+		return lr.missing("page", append(slices.Clip(pageNames), urlNames...))
 	}
 	if cols.time < 0 {
-		return missing("time", timeNames)
+		return lr.missing("time", timeNames)
 	}
 	if cols.changed < 0 && cols.hash < 0 {
-		return missing("change", append(slices.Clip(changedNames), hashNames...))
+		return lr.missing("change", append(slices.Clip(changedNames), hashNames...))
 	}
 
 	lr.colPage, lr.colURL = cols.page, -1
@@ -350,14 +370,7 @@ func (lr *logRead) parseHeader(rec []string, sum *CrawlLogSummary) error {
 		lr.colChange, lr.useHash = cols.hash, true
 		sum.ChangeFrom = "hash"
 	}
-	used := []int{cols.page, cols.url, cols.site, cols.time, lr.colChange}
-	for i, name := range lr.header {
-		if slices.Contains(used, i) {
-			sum.Columns = append(sum.Columns, name)
-		} else {
-			sum.Ignored = append(sum.Ignored, name)
-		}
-	}
+	sum.Columns, sum.Ignored = lr.split([]int{cols.page, cols.url, cols.site, cols.time, lr.colChange})
 	return nil
 }
 
@@ -393,29 +406,59 @@ func (lr *logRead) tooLong(i int, s string) *ParseError {
 	return pe
 }
 
-// row reads one crawl row.
-func (lr *logRead) row(rec []string) error {
+// checkRow refuses a row beyond the row limit (what names the rows, say
+// "crawl rows") or with a field over the size limit.
+func (lr *logRead) checkRow(rec []string, what string) error {
 	if lr.rows >= maxCrawlRows {
 		line, _ := lr.cr.FieldPos(0)
-		return &ParseError{Line: line, Expected: fmt.Sprintf("at most %d crawl rows", maxCrawlRows), Got: "more", described: true}
+		return &ParseError{Line: line, Expected: fmt.Sprintf("at most %d %s", maxCrawlRows, what), Got: "more", described: true}
 	}
 	for i, f := range rec {
 		if len(f) > maxFieldBytes {
 			return lr.tooLong(i, f)
 		}
 	}
+	return nil
+}
 
-	// Time.
-	ts := trim(rec[lr.colTime])
+// timeAt reads the time in column col of rec, in unix nanoseconds.
+func (lr *logRead) timeAt(rec []string, col int) (int64, error) {
+	ts := trim(rec[col])
 	t, status := parseCrawlTime(ts, &lr.dates)
 	switch status {
 	case timeBad:
 		if ts == "" {
-			return lr.emptyError(lr.colTime, expectTime)
+			return 0, lr.emptyError(col, expectTime)
 		}
-		return lr.fieldError(lr.colTime, expectTime, ts)
+		return 0, lr.fieldError(col, expectTime, ts)
 	case timeRange:
-		return lr.fieldError(lr.colTime, expectRange, ts)
+		return 0, lr.fieldError(col, expectRange, ts)
+	}
+	return t, nil
+}
+
+// checkSite refuses a later row of page p that names another site.
+func (lr *logRead) checkSite(rec []string, p int32) error {
+	if lr.colSite < 0 {
+		return nil
+	}
+	site := trim(rec[lr.colSite])
+	if want := lr.sites[lr.pages[p].Site]; site != want {
+		return lr.fieldError(lr.colSite, fmt.Sprintf("site %q, as on the page's earlier rows", truncate(want)), site)
+	}
+	return nil
+}
+
+// row reads one crawl row.
+func (lr *logRead) row(rec []string) error {
+	if err := lr.checkRow(rec, "crawl rows"); err != nil {
+		return err
+	}
+
+	// Time.
+	t, err := lr.timeAt(rec, lr.colTime)
+	if err != nil {
+		return err
 	}
 
 	// Change.
@@ -444,15 +487,11 @@ func (lr *logRead) row(rec []string) error {
 	}
 	p, seen := lr.pageIndex[id]
 	if !seen {
-		var err error
 		if p, err = lr.newPage(rec, id); err != nil {
 			return err
 		}
-	} else if lr.colSite >= 0 {
-		site := trim(rec[lr.colSite])
-		if want := lr.sites[lr.pages[p].Site]; site != want {
-			return lr.fieldError(lr.colSite, fmt.Sprintf("site %q, as on the page's earlier rows", truncate(want)), site)
-		}
+	} else if err := lr.checkSite(rec, p); err != nil {
+		return err
 	}
 
 	line := 0

@@ -131,8 +131,9 @@ func readLessons(dir string, l *lab.Lab) ([]*lesson.Lesson, error) {
 	return ls, nil
 }
 
-// exportExamples writes bundled datasets as crawl logs, so the upload page
-// can offer one to try and researchers can see the format.
+// exportExamples writes bundled datasets as crawl logs and as change-event
+// logs, so the upload page can offer one of each to try and researchers can
+// see the formats.
 func exportExamples(dir string, l *lab.Lab) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -142,12 +143,18 @@ func exportExamples(dir string, l *lab.Lab) error {
 		if !ok {
 			return fmt.Errorf("no dataset %s to export", id)
 		}
-		var buf bytes.Buffer
-		if err := dataset.WriteCrawlLog(&buf, d, time.Date(2009, 3, 1, 0, 0, 0, 0, time.UTC)); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, id+"-crawl-log.csv"), buf.Bytes(), 0o644); err != nil {
-			return err
+		start := time.Date(2009, 3, 1, 0, 0, 0, 0, time.UTC)
+		for _, f := range []struct {
+			name  string
+			write func(io.Writer, *dataset.Dataset, time.Time) error
+		}{{"-crawl-log.csv", dataset.WriteCrawlLog}, {"-change-events.csv", dataset.WriteEventLog}} {
+			var buf bytes.Buffer
+			if err := f.write(&buf, d, start); err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(dir, id+f.name), buf.Bytes(), 0o644); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -1,5 +1,5 @@
-// The upload page: read a crawl log in this tab, summarise it, and run every
-// refresh policy on it.
+// The upload page: read a crawl log or a change-event log in this tab,
+// summarise it, and run every refresh policy on it.
 import { mountExperiment, catalog, refreshCatalog, el, specFromURL } from './experiment.js';
 import { uploadLog, restoreUpload } from './uploads.js';
 import { onEngine } from './api.js';
@@ -12,6 +12,32 @@ const bar = $('progress-bar');
 const label = $('progress-label');
 const errorBox = $('upload-error');
 let experiment = null;
+
+// The example each format offers (site/build exports them).
+const EXAMPLES = {
+  'crawl-log': { path: 'examples/alqaaideh-jordan-crawl-log.csv', what: "(Al-Qaaideh's nine sites, exported as a crawl log)" },
+  'change-events': { path: 'examples/alqaaideh-jordan-change-events.csv', what: "(Al-Qaaideh's nine sites, exported as change events)" },
+};
+
+/** The chosen format: "crawl-log" or "change-events". */
+function format() {
+  const r = document.querySelector('input[name="format"]:checked');
+  return r ? r.value : 'crawl-log';
+}
+
+function showFormat() {
+  const f = format();
+  for (const d of document.querySelectorAll('[data-format]')) d.hidden = d.dataset.format !== f;
+  $('merge-option').hidden = f !== 'change-events';
+  $('cycle-default').textContent = f === 'change-events' ? '1 day (the default)' : 'infer from the log';
+  $('example-what').textContent = EXAMPLES[f].what;
+  $('drop-what').textContent = f === 'change-events' ? 'Drop a change-event log here' : 'Drop a crawl log here';
+  $('format-what').textContent = f === 'change-events'
+    ? 'A CSV file with a row per change of a page (and, optionally, when its tracking started). An Open Terms Archive events.csv reads as it is.'
+    : 'A CSV file with a row per crawl of a page, saying whether the page changed since its last crawl.';
+}
+for (const r of document.querySelectorAll('input[name="format"]')) r.addEventListener('change', showFormat);
+showFormat();
 
 onEngine((s) => { $('engine').textContent = s.text; $('engine').dataset.state = s.state; });
 // Start the lab now, so it is ready when a file arrives.
@@ -27,14 +53,21 @@ drop.addEventListener('drop', (e) => {
   if (f) read(f);
 });
 $('example').addEventListener('click', async () => {
-  const r = await fetch('examples/alqaaideh-jordan-crawl-log.csv');
+  const path = EXAMPLES[format()].path;
+  const r = await fetch(path);
+  if (!r.ok) {
+    errorBox.replaceChildren(el('strong', { text: 'The example is not in this build of the site. ' }), `(${path}: ${r.status})`);
+    errorBox.hidden = false;
+    return;
+  }
   const blob = await r.blob();
-  read(new File([blob], 'alqaaideh-jordan-crawl-log.csv', { type: 'text/csv' }));
+  read(new File([blob], path.split('/').pop(), { type: 'text/csv' }));
 });
 
 function showProgress(phase, done, total) {
   progress.hidden = false;
-  label.textContent = phase === 'read' ? 'Reading the file…' : phase === 'parse' ? 'Parsing crawls…' : 'Working…';
+  const rows = format() === 'change-events' ? 'events' : 'crawls';
+  label.textContent = phase === 'read' ? 'Reading the file…' : phase === 'parse' ? `Parsing ${rows}…` : 'Working…';
   if (total > 0) {
     bar.max = total;
     bar.value = done;
@@ -47,18 +80,20 @@ async function read(file) {
   errorBox.hidden = true;
   showProgress('read', 0, file.size);
   const t0 = performance.now();
-  const r = await uploadLog(file, { cycle: $('cycle').value, onProgress: showProgress });
+  const f = format();
+  const r = await uploadLog(file, { format: f, cycle: $('cycle').value, merge: f === 'change-events' ? $('merge').value : '', onProgress: showProgress });
   progress.hidden = true;
   if (!r.ok) {
-    await showUploadError(file, r.error);
+    await showUploadError(file, r.error, f);
     return;
   }
-  showSummary(r.dataset, r.summary, performance.now() - t0);
+  if (f === 'change-events') showEventSummary(r.dataset, r.summary, performance.now() - t0);
+  else showSummary(r.dataset, r.summary, performance.now() - t0);
   await refreshCatalog();
   await showExperiment(r.dataset);
 }
 
-async function showUploadError(file, e) {
+async function showUploadError(file, e, f) {
   const parts = [el('strong', { text: `${file.name || 'The file'} could not be read. ` }), e.error || 'Unknown error.'];
   if (e.line) {
     // Show the offending line, read again here from the file in this tab.
@@ -75,6 +110,12 @@ async function showUploadError(file, e) {
       }
     } catch { /* the message alone says where */ }
   }
+  if (e.line && !e.column && /^a (page|time|change) column/.test(e.expected || '')) {
+    // A header the chosen format cannot read may be the other format's.
+    parts.push(el('p', { class: 'hint', text: f === 'change-events'
+      ? 'If the file has a row per crawl of each page, choose “crawls” above and drop it again.'
+      : 'If the file lists when pages changed rather than every crawl (an Open Terms Archive events.csv, say), choose “change events” above and drop it again.' }));
+  }
   parts.push(el('p', { class: 'hint', text: 'Nothing was added and nothing else changed; fix the file and drop it again.' }));
   errorBox.replaceChildren(...parts);
   errorBox.hidden = false;
@@ -90,6 +131,31 @@ function showSummary(d, s, ms) {
     ['Period', `${s.start} to ${s.end}`],
     ['Observed change rate', `${(100 * s.changeRate).toFixed(1)}% of ${s.crawls.toLocaleString()} re-crawls saw a change`],
     ['Change from', s.changeFrom === 'hash' ? 'content hashes' : 'the changed column'],
+    ['Columns used', (s.columns || []).join(', ')],
+  ];
+  if (s.ignored && s.ignored.length) facts.push(['Columns ignored', s.ignored.join(', ')]);
+  facts.push(['Read in', `${Math.round(ms)} ms, in this tab`]);
+  $('facts').replaceChildren(...facts.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v })]));
+  $('summary').hidden = false;
+}
+
+function showEventSummary(d, s, ms) {
+  const n = (x) => x.toLocaleString();
+  const dropped = Object.entries(s.dropped || {}).map(([k, v]) => `${k} ${n(v)}`).join(', ');
+  const facts = [
+    ['Dataset', d.name],
+    ['Read as', s.readAs.replace(/^read as /, '')],
+    ['Pages', n(s.pages)],
+    ['Sites', n(s.sites)],
+    ['Event rows', n(s.rows)],
+    ['Changes', `${n(s.changes)} kept of ${n(s.changeRows)} change rows` +
+      ` (${n(s.merged)} merged${s.merge ? ` within ${humanSeconds(s.merge)} of an earlier change` : ''}, ${n(s.outside)} outside the window or before tracking began)`],
+    ['Tracking starts', `${n(s.starts)} start rows`],
+    ['Dropped', dropped ? `${dropped} (not page changes)` : 'none'],
+    ['Cycles', `${n(s.cycles)} of ${humanSeconds(s.cycleLength)}${s.cycleDefault ? ' (the default)' : ''}`],
+    ['Window', `${s.start} to ${s.end}`],
+    ['Changed page-cycles', `${n(s.changedCycles)} (changes in the same cycle count once)`],
+    ['True change rate', `${s.changesPerDay.toPrecision(3)} changes per page per day, over ${n(Math.round(s.trackedDays))} page-days tracked`],
     ['Columns used', (s.columns || []).join(', ')],
   ];
   if (s.ignored && s.ignored.length) facts.push(['Columns ignored', s.ignored.join(', ')]);
@@ -145,7 +211,7 @@ async function showExperiment(d, spec) {
 // A reload or a shared link: find the log in this browser again.
 (async () => {
   const s = specFromURL();
-  if (!s || s.error || !s.dataset || !/^upload-/.test(s.dataset.id || '')) return;
+  if (!s || s.error || !s.dataset || !/^(upload|events)-/.test(s.dataset.id || '')) return;
   showProgress('read', 0, 0);
   const ok = await restoreUpload(s.dataset.id);
   progress.hidden = true;

@@ -33,14 +33,15 @@ async function tx(mode, fn) {
  * column of a bad file. onProgress(phase, done, total) reports reading and
  * parsing.
  */
-export async function uploadLog(file, { name, cycle, onProgress } = {}) {
-  const q = new URLSearchParams({ format: 'crawl-log', name: name || file.name || 'crawl log' });
+export async function uploadLog(file, { name, cycle, format, merge, onProgress } = {}) {
+  const q = new URLSearchParams({ format: format || 'crawl-log', name: name || file.name || 'crawl log' });
   if (cycle) q.set('cycle', cycle);
+  if (merge) q.set('merge', merge);
   const r = await request('POST', '/api/datasets', { query: q.toString(), body: file, onProgress });
   if (!r.ok) return { ok: false, error: errorOf(r) };
   const { dataset, summary } = r.json();
   try {
-    await tx('readwrite', (s) => s.put({ id: dataset.id, name: q.get('name'), cycle: cycle || '', blob: file, saved: Date.now() }));
+    await tx('readwrite', (s) => s.put({ id: dataset.id, name: q.get('name'), cycle: cycle || '', format: q.get('format'), merge: merge || '', blob: file, saved: Date.now() }));
   } catch {
     // Private windows may refuse storage: the upload still works now.
   }
@@ -56,6 +57,6 @@ export async function restoreUpload(id) {
     return false;
   }
   if (!rec) return false;
-  const r = await uploadLog(rec.blob, { name: rec.name, cycle: rec.cycle });
+  const r = await uploadLog(rec.blob, { name: rec.name, cycle: rec.cycle, format: rec.format, merge: rec.merge });
   return r.ok && r.dataset.id === id;
 }
