@@ -25,11 +25,15 @@ const (
 	ChartCycles = "cycles" // one line per policy over the cycles
 	ChartBars   = "bars"   // one bar per policy: the metric averaged over cycles
 	ChartSweep  = "sweep"  // one line per policy over the values of the spec's sweep
+	// ChartSites draws, per site, the true change fraction beside each
+	// policy's mean estimate (Al-Qaaideh Table 4.2), for policies that
+	// estimate sites; the metric is not used.
+	ChartSites = "sites"
 )
 
 // ChartOptions says what to draw.
 type ChartOptions struct {
-	Type     string   `json:"type"`               // ChartCycles (default) or ChartBars
+	Type     string   `json:"type"`               // ChartCycles (default), ChartBars, ChartSweep or ChartSites
 	Metric   string   `json:"metric"`             // a lab.Metric id; default changeRatio
 	Title    string   `json:"title,omitempty"`    // default: the metric and the chart type
 	Policies []string `json:"policies,omitempty"` // ids to draw; default all
@@ -43,8 +47,12 @@ type ChartOptions struct {
 	// Expected, on a sweep of a one-cycle run, adds each policy's exact
 	// expected ChangeRatio as a dashed line.
 	Expected bool `json:"expected,omitempty"`
-	Width    int  `json:"width,omitempty"`
-	Height   int  `json:"height,omitempty"`
+	// Fit, on cycles and sweep charts of a ratio, fits the y axis to the
+	// data instead of drawing the whole 0..1, for differences of a few
+	// hundredths.
+	Fit    bool `json:"fit,omitempty"`
+	Width  int  `json:"width,omitempty"`
+	Height int  `json:"height,omitempty"`
 }
 
 func (rt *Router) chart(req Request) Response {
@@ -98,7 +106,7 @@ func Chart(res *lab.Result, opts ChartOptions) ([]byte, error) {
 		}
 	}
 	var yr *chart.Range
-	if m.Max == 1 {
+	if m.Max == 1 && !opts.Fit {
 		yr = &chart.Range{Min: 0, Max: 1}
 	}
 	var refs []chart.Ref
@@ -156,8 +164,56 @@ func Chart(res *lab.Result, opts ChartOptions) ([]byte, error) {
 		return c.SVG()
 	case ChartSweep:
 		return sweepChart(res, opts, m, ylabel, yr, refs, about)
+	case ChartSites:
+		return sitesChart(res, opts, pols, refs, unit)
 	}
-	return nil, fmt.Errorf("unknown chart type %q (expected %q, %q or %q)", opts.Type, ChartCycles, ChartBars, ChartSweep)
+	return nil, fmt.Errorf("unknown chart type %q (expected %q, %q, %q or %q)", opts.Type, ChartCycles, ChartBars, ChartSweep, ChartSites)
+}
+
+// sitesChart draws, for each site, each policy's estimate of its change
+// fraction per cycle, averaged over the cycles in which the policy made
+// one, with its 95% interval across repeats, and beside them the truth
+// (hatched).
+func sitesChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult, refs []chart.Ref, unit string) ([]byte, error) {
+	var sites *lab.SiteEstimates
+	for _, p := range pols {
+		if p.Sites != nil {
+			sites = p.Sites
+			break
+		}
+	}
+	if sites == nil {
+		return nil, fmt.Errorf("a sites chart needs a policy that estimates sites, such as site-greedy")
+	}
+	c := chart.Grouped{
+		Title: opts.Title,
+		Description: fmt.Sprintf("Share of each site's pages that changed per %s: the truth, and each policy's estimate averaged over the %ss it made one, with 95%% intervals across repeats. %s, %d downloads per %s, %d repeats, seed %d.",
+			unit, unit, res.Dataset.Name, res.Spec.Budget, unit, res.Spec.Repeats, res.Spec.Seed),
+		XLabel: "Site", YLabel: "Changed share per " + unit, Refs: refs,
+		Width: opts.Width, Height: opts.Height,
+	}
+	if c.Title == "" {
+		c.Title = "Estimated and true change per site"
+	}
+	for _, s := range sites.Sites {
+		c.Groups = append(c.Groups, strings.TrimPrefix(s, "www."))
+	}
+	// The policies first, so each keeps the colour it has in the run's
+	// other charts (the palette goes by series index); the truth last.
+	for _, p := range pols {
+		if p.Sites == nil {
+			continue
+		}
+		s := chart.GroupSeries{Name: p.Name}
+		for _, e := range p.Sites.Estimate {
+			// A share lies in [0, 1]; the t-interval of a mean near 0
+			// may not, so its whiskers are cut there.
+			s.Values, s.Lo, s.Hi = append(s.Values, e.Mean), append(s.Lo, max(e.Lo, 0)), append(s.Hi, min(e.Hi, 1))
+		}
+		c.Series = append(c.Series, s)
+	}
+	c.Series = append(c.Series, chart.GroupSeries{Name: "Truth", Values: sites.Truth, Dashed: true})
+	return c.SVG()
 }
 
 // sweepChart draws a metric against the values of the spec's sweep.
@@ -167,6 +223,11 @@ func sweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, ylabel string,
 		return nil, fmt.Errorf("a sweep chart needs a result with a sweep (the spec's \"sweep\")")
 	}
 	xlabel := strings.TrimPrefix(sw.Field, "params.")
+	if rest, ok := strings.CutPrefix(xlabel, "policies."); ok { // policies.ID.NAME: the parameter's name
+		if _, name, ok := strings.Cut(rest, "."); ok {
+			xlabel = name
+		}
+	}
 	c := chart.Line{
 		Title:       opts.Title,
 		Description: fmt.Sprintf("Mean %s against %s, %d values, with 95%% intervals across repeats. %s", m.Name, xlabel, len(sw.Values), about),

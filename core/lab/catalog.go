@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/refreshlab/refreshlab/core/category"
+	"github.com/refreshlab/refreshlab/core/cluster"
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/policy"
@@ -31,6 +33,9 @@ func BundledDatasets() []Bundled {
 		small(synth.TaleghaniExample),
 		small(synth.AlQaaidehExample),
 		small(synth.AlQaaidehJordan),
+		small(synth.TopicWeb),
+		{Info: synth.TanWebArchiveSmallInfo, Build: func() *dataset.Dataset { return synth.TanWebArchiveSmall(BundledSeed) }},
+		{Info: synth.TanWebArchiveInfo, Build: func() *dataset.Dataset { return synth.TanWebArchive(BundledSeed) }},
 	}
 }
 
@@ -44,7 +49,7 @@ func small(gen func(seed uint64) *dataset.Dataset) Bundled {
 // upload page show them.
 func Policies() []refresh.Descriptor {
 	var ds []refresh.Descriptor
-	for _, group := range [][]refresh.Descriptor{policy.Descriptors(), sampling.Descriptors()} {
+	for _, group := range [][]refresh.Descriptor{policy.Descriptors(), sampling.Descriptors(), sampling.AdaptiveDescriptors(), sampling.GroupDescriptors(), sampling.HybridDescriptors(), category.Descriptors(), cluster.Descriptors()} {
 		for _, d := range group {
 			d.Kind = KindRefresh
 			if d.Params == nil {

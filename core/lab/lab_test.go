@@ -212,7 +212,7 @@ func TestRunEchoesSpec(t *testing.T) {
 		if pr.ID != spec.Policies[i].ID || res.Spec.Policies[i].ID != pr.ID {
 			t.Errorf("policy %d: result %q, echoed spec %q, want %q", i, pr.ID, res.Spec.Policies[i].ID, spec.Policies[i].ID)
 		}
-		if strings.HasPrefix(pr.ID, "site-") {
+		if pr.ID == "site-greedy" || pr.ID == "site-proportional" { // the policies whose sampleSize default is √(N·r) of the whole repository
 			if got := res.Spec.Policies[i].Params["sampleSize"]; got != wantSize {
 				t.Errorf("%s: echoed sampleSize %v, want the computed default %v", pr.ID, got, wantSize)
 			}
@@ -388,9 +388,12 @@ func TestRandomOnTaleghani(t *testing.T) {
 // every bundled dataset once, in order.
 func TestBundledInfo(t *testing.T) {
 	gens := map[string]func(uint64) *dataset.Dataset{
-		"taleghani-example": synth.TaleghaniExample,
-		"alqaaideh-example": synth.AlQaaidehExample,
-		"alqaaideh-jordan":  synth.AlQaaidehJordan,
+		"taleghani-example":    synth.TaleghaniExample,
+		"alqaaideh-example":    synth.AlQaaidehExample,
+		"alqaaideh-jordan":     synth.AlQaaidehJordan,
+		"topic-web":            synth.TopicWeb,
+		"tan-webarchive-small": synth.TanWebArchiveSmall,
+		"tan-webarchive":       synth.TanWebArchive,
 	}
 	l := lab.New()
 	listed := l.Datasets()

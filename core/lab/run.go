@@ -137,6 +137,7 @@ func (l *Lab) Run(spec Spec) (res *Result, err error) {
 		return nil, err
 	}
 	res = &Result{Spec: spec, Dataset: d.Info}
+	res.Spec.Policies = slices.Clone(spec.Policies) // the echo records computed defaults; the sweep below must not inherit them
 	sim := refresh.NewSim(d)
 	var cycles []refresh.Cycle
 	for i, ps := range spec.Policies {

@@ -68,6 +68,7 @@ type Chart struct {
 	Refs     []Ref    `json:"refs,omitempty" yaml:"refs"`
 	MarkAuto bool     `json:"markAuto,omitempty" yaml:"markAuto"` // sweep: mark the computed default
 	Expected bool     `json:"expected,omitempty" yaml:"expected"` // sweep: draw exact expectations
+	Fit      bool     `json:"fit,omitempty" yaml:"fit"`           // fit the y axis to the data rather than 0..1
 }
 
 // Ref is a horizontal reference line on a chart, such as a paper's figure.
@@ -167,8 +168,8 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 		return nil, fail(0, "charts: a lesson needs at least one chart")
 	}
 	for i, c := range ls.Charts {
-		if c.Type != "cycles" && c.Type != "bars" && c.Type != "sweep" {
-			return nil, fail(0, "charts[%d]: type %q (expected cycles, bars or sweep)", i, c.Type)
+		if c.Type != "cycles" && c.Type != "bars" && c.Type != "sweep" && c.Type != "sites" {
+			return nil, fail(0, "charts[%d]: type %q (expected cycles, bars, sweep or sites)", i, c.Type)
 		}
 		if c.Type == "sweep" && ls.Spec.Sweep == nil {
 			return nil, fail(0, "charts[%d]: a sweep chart needs a sweep in the spec", i)

@@ -452,7 +452,7 @@ class Experiment {
     if (this.options.urlState) writeURL(full);
     if (this.specText && document.activeElement !== this.specText) this.specText.value = JSON.stringify(full, null, 2);
     this.setStatus(preview ? 'Computing a preview…' : 'Computing…');
-    if (spec.dataset && /^upload-/.test(spec.dataset.id || '') && !this.cat.datasets.some((d) => d.id === spec.dataset.id)) {
+    if (spec.dataset && /^(upload|events)-/.test(spec.dataset.id || '') && !this.cat.datasets.some((d) => d.id === spec.dataset.id)) {
       const restored = await restoreUpload(spec.dataset.id);
       if (restored) this.cat = await refreshCatalog();
       else {
@@ -479,7 +479,7 @@ class Experiment {
     // a server that no longer has it (say, another Worker instance) gets
     // the result itself.
     const svgs = await Promise.all(this.config.charts.map(async (ch) => {
-      const chart = { type: ch.type, metric: ch.metric, title: ch.title, policies: ch.policies, refs: ch.refs, markAuto: ch.markAuto, expected: ch.expected };
+      const chart = { type: ch.type, metric: ch.metric, title: ch.title, policies: ch.policies, refs: ch.refs, markAuto: ch.markAuto, expected: ch.expected, fit: ch.fit };
       const byID = await post('/api/chart', { id: result.id, chart });
       return byID.status === 404 ? post('/api/chart', { result, chart }) : byID;
     }));
@@ -577,7 +577,7 @@ class Experiment {
       const cap = el('figcaption', {}, ch.caption || '');
       // The table is built when opened (or copied via the JSON/CSV
       // exports), not on every redraw.
-      const makeTable = () => (ch.type === 'bars' ? barsTable(result, m, ch) : ch.type === 'sweep' ? sweepTable(result, m, ch) : cyclesTable(result, m, ch));
+      const makeTable = () => (ch.type === 'bars' ? barsTable(result, m, ch) : ch.type === 'sweep' ? sweepTable(result, m, ch) : ch.type === 'sites' ? sitesTable(result, ch) : cyclesTable(result, m, ch));
       const open = this.openTables && this.openTables.has(i);
       const details = el('details', { class: 'data', open }, el('summary', { text: 'Data table' }), open ? makeTable() : null);
       details.addEventListener('toggle', () => {
@@ -678,7 +678,7 @@ function sweepTable(result, m, ch) {
   const sw = result.sweep;
   if (!sw) return el('p', { text: 'No sweep in this result.' });
   const pols = sw.policies.filter((p) => p[m.id] && (!ch.policies || ch.policies.length === 0 || ch.policies.includes(p.id)));
-  const name = sw.field.replace(/^params\./, '');
+  const name = sw.field.replace(/^(params|policies\.[^.]+)\./, '');
   const head = el('tr', {}, el('th', { scope: 'col', text: name }), pols.map((p) => el('th', { scope: 'col', text: p.name })));
   const rows = sw.values.map((v, i) => el('tr', {}, el('th', { scope: 'row', text: String(v) }), pols.map((p) => {
     const s = at(p[m.id], i);
@@ -686,6 +686,21 @@ function sweepTable(result, m, ch) {
     return el('td', { text: fmt(m, s.mean) + (h !== null ? ` ± ${fmt(m, h)}` : '') });
   })));
   return el('table', { class: 'data-table' }, el('caption', { text: `${m.name} against ${name}: mean ± 95% half-width over ${result.spec.repeats} repeats` }), el('thead', {}, head), el('tbody', {}, rows));
+}
+
+function sitesTable(result, ch) {
+  const pols = result.policies.filter((p) => p.sites && (!ch.policies || ch.policies.length === 0 || ch.policies.includes(p.id)));
+  if (pols.length === 0) return el('p', { text: 'No policy here estimates sites.' });
+  const ratio = { unit: 'ratio' };
+  const sites = pols[0].sites;
+  const head = el('tr', {}, el('th', { scope: 'col', text: 'Site' }), el('th', { scope: 'col', text: 'Truth' }), pols.map((p) => el('th', { scope: 'col', text: p.name })));
+  const rows = sites.sites.map((name, w) => el('tr', {}, el('th', { scope: 'row', text: name }), el('td', { text: fmt(ratio, sites.truth[w]) }), pols.map((p) => {
+    const s = at(p.sites.estimate, w);
+    const h = halfWidth(s);
+    return el('td', { text: fmt(ratio, s.mean) + (h !== null ? ` ± ${fmt(ratio, h)}` : '') });
+  })));
+  const unit = result.dataset.cycleUnit || 'cycle';
+  return el('table', { class: 'data-table' }, el('caption', { text: `Share of each site's pages changed per ${unit}: the truth, and each policy's estimate (mean ± 95% half-width over ${result.spec.repeats} repeats)` }), el('thead', {}, head), el('tbody', {}, rows));
 }
 
 function barsTable(result, m, ch) {
