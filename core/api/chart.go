@@ -252,7 +252,7 @@ func sweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, ylabel string,
 		}
 		c.Series = append(c.Series, s)
 		if opts.Expected && m.ID == lab.MetricChangeRatio && p.ExpectedChangeRatio != nil {
-			e := chart.Series{Name: p.Name + " (exact expectation)", Dashed: true}
+			e := chart.Series{Name: p.Name + " (exact expectation)", Dashed: true, Paired: true}
 			for i, x := range p.ExpectedChangeRatio {
 				if x != nil {
 					e.X, e.Y = append(e.X, sw.Values[i]), append(e.Y, *x)

@@ -58,6 +58,11 @@ type Series struct {
 	// finite, the band has a gap.
 	Lo, Hi []float64
 	Dashed bool // e.g. for an oracle or upper-bound series
+	// Paired draws the series in the colour of the one before it, such as
+	// a policy's exact expectation beside its measured line; the series
+	// after it take the colours they would have without it, so a policy
+	// keeps its colour from chart to chart.
+	Paired bool
 }
 
 // Mark is a labelled vertical reference line at X.

@@ -945,3 +945,34 @@ func BenchmarkGroupedSVG(b *testing.B) {
 		}
 	}
 }
+
+// TestPairedSeriesShareColour checks that a Paired series takes the colour
+// of the series before it and that the next series keeps the colour it has
+// without the pair, so a policy's colour does not depend on whether its
+// expectation is drawn.
+func TestPairedSeriesShareColour(t *testing.T) {
+	line := func(s ...Series) map[string]bool {
+		b, err := Line{Title: "t", Series: s}.SVG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		strokes := map[string]bool{}
+		for _, p := range parse(t, b).all("path") {
+			strokes[p.attrs["stroke"]] = true
+		}
+		return strokes
+	}
+	xs := []float64{1, 2, 3}
+	a := Series{Name: "A", X: xs, Y: []float64{1, 2, 3}}
+	exp := Series{Name: "A (exact)", X: xs, Y: []float64{1.5, 2.5, 3.5}, Dashed: true, Paired: true}
+	b := Series{Name: "B", X: xs, Y: []float64{3, 2, 1}}
+	got := line(a, exp, b)
+	for k, want := range []bool{true, true, false} {
+		if c := string(appendHex(nil, seriesColor(k))); got[c] != want {
+			t.Errorf("palette colour %d (%s) drawn: %v, want %v (strokes %v)", k, c, got[c], want, got)
+		}
+	}
+	if alone := line(a, b); !alone[string(appendHex(nil, seriesColor(1)))] {
+		t.Errorf("without the pair, B is not drawn in palette colour 1: %v", alone)
+	}
+}

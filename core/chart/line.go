@@ -33,8 +33,8 @@ const markerLimit = 15
 // length, points with a non-finite x are dropped, a non-finite y leaves a
 // gap, an interval needs both bounds finite (and is put in order), values
 // are clamped to ±maxMagnitude, and points are sorted by x.
-func cleanSeries(i int, s Series) lineData {
-	d := lineData{name: cleanText(s.Name), color: seriesColor(i), dashed: s.Dashed}
+func cleanSeries(i, color int, s Series) lineData {
+	d := lineData{name: cleanText(s.Name), color: seriesColor(color), dashed: s.Dashed}
 	if d.name == "" {
 		d.name = "Series " + strconv.Itoa(i+1)
 	}
@@ -119,8 +119,12 @@ func (c Line) render() []byte {
 	title := cleanText(c.Title)
 	series := make([]lineData, len(c.Series))
 	var xe, ye extent
+	color := -1
 	for i, s := range c.Series {
-		d := cleanSeries(i, s)
+		if !s.Paired || i == 0 {
+			color++
+		}
+		d := cleanSeries(i, color, s)
 		for _, p := range d.pts {
 			if hasY(p) || hasBand(p) {
 				xe.add(p.x)
