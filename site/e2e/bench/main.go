@@ -336,6 +336,54 @@ func throughputRows(t *table, l *lab.Lab, native measure.Report, node *measure.R
 	if _, ok := l.Dataset(measure.Tan); !ok {
 		t.add("every policy on tan-webarchive (300,000×12)", "not bundled yet: nothing to measure", "< 2 s in the browser", "n/a")
 	}
+
+	t.section("clustering, once per dataset and feature set, outside the figures above (native · wasm in Node · Chromium worker: first run − memoised run)")
+	for _, c := range native.Clustering {
+		value := clusterMs(c)
+		if node != nil {
+			for _, n := range node.Clustering {
+				if n.Dataset == c.Dataset && n.Set == c.Set {
+					value += " · " + clusterMs(n)
+				}
+			}
+		} else {
+			value += " · –"
+		}
+		if f, ok := br.clusterFigure(c.Dataset + "/" + c.Set); ok {
+			if f.err != nil {
+				value += " · FAILED: " + oneLine(f.err.Error(), 60)
+			} else {
+				value += fmt.Sprintf(" · %.0f ms (%.0f − %.0f)", f.coldMs-f.warmMs, f.coldMs, f.warmMs)
+			}
+		} else {
+			value += " · –"
+		}
+		t.add(fmt.Sprintf("cluster sampling's %s clustering of %s (k = 100)", c.Set, c.Dataset), value, "report", "")
+	}
+
+	t.section("change-rate estimation (native · wasm in Node)")
+	value, ok := fmt.Sprintf("%.0f/s", native.MLEPerSec), native.MLEPerSec >= 1e6
+	if node != nil {
+		value += fmt.Sprintf(" · %.0f/s", node.MLEPerSec)
+	} else {
+		value += " · –"
+	}
+	t.add(fmt.Sprintf("MLE histories/s (%d intervals)", measure.MLEIntervals), value, "≥ 1,000,000/s native", verdict(ok))
+}
+
+func clusterMs(c measure.Clustering) string {
+	if c.Error != "" {
+		return "FAILED: " + oneLine(c.Error, 40)
+	}
+	return fmt.Sprintf("%.0f ms", c.Ms)
+}
+
+func (b *browserFigures) clusterFigure(key string) (clusterFigure, bool) {
+	if b == nil {
+		return clusterFigure{}, false
+	}
+	f, ok := b.clustering[key]
+	return f, ok
 }
 
 // ---- the browser ----
@@ -389,6 +437,15 @@ type browserFigures struct {
 	all          map[string]allFigure
 	interactions []interaction
 	upload       uploadFigure
+	clustering   map[string]clusterFigure // by dataset/set
+}
+
+// clusterFigure is the time cluster sampling spent clustering in the
+// browser's worker: its first run on a fresh lab minus a second, memoised
+// run of the same spec (other seed).
+type clusterFigure struct {
+	coldMs, warmMs float64
+	err            error
 }
 
 // runBrowser starts the site in-process and headless Chromium, and takes
@@ -409,18 +466,20 @@ func runBrowser(l *lab.Lab, native measure.Report, node *measure.Report) (*brows
 	if err := chromedp.Do(browser); err != nil {
 		return nil, fmt.Errorf("starting Chromium: %v", err)
 	}
-	b := &browserFigures{roundTrip: map[string]float64{}, all: map[string]allFigure{}}
+	b := &browserFigures{roundTrip: map[string]float64{}, all: map[string]allFigure{}, clustering: map[string]clusterFigure{}}
 
 	if part("throughput") {
 		fmt.Fprintln(os.Stderr, "bench: WebAssembly throughput in Chromium…")
 		if err := b.pageRuns(browser, srv.URL, l, native, node); err != nil {
 			return nil, err
 		}
+		fmt.Fprintln(os.Stderr, "bench: clustering in Chromium…")
+		b.clusterings(browser, srv.URL, l)
 	}
 	if part("slider") {
-		for _, lesson := range []string{"why-refresh-policies-matter", "sampling-a-site"} {
+		for _, lesson := range []string{"why-refresh-policies-matter", "sampling-a-site", "clustering-pages", "mle-first-interval"} {
 			fmt.Fprintf(os.Stderr, "bench: slider → chart on %s…\n", lesson)
-			in := slider(browser, srv.URL+"/lessons/"+lesson+".html", *presses)
+			in := slider(browser, srv.URL+"/lessons/"+lesson+".html", *presses, sliderLabel(lesson))
 			in.lesson = lesson
 			b.interactions = append(b.interactions, in)
 		}
@@ -526,13 +585,57 @@ func (b *browserFigures) pageRuns(browser context.Context, url string, l *lab.La
 	return nil
 }
 
+// clusterings times, for each dataset of measure.ClusterDatasets and each
+// feature set, the clustering cluster sampling does once per dataset, in a
+// fresh tab (so a fresh worker and lab, nothing memoised): generate the
+// dataset with a run of random, then run cluster sampling on the set
+// twice, one repeat each; the first run clusters, the second finds the
+// clustering remembered.
+func (b *browserFigures) clusterings(browser context.Context, url string, l *lab.Lab) {
+	for _, d := range measure.ClusterDatasets(l) {
+		for _, set := range measure.ClusterSets() {
+			b.clustering[d.ID+"/"+set] = clusterInTab(browser, url, d, set)
+		}
+	}
+}
+
+func clusterInTab(browser context.Context, url string, d dataset.Info, set string) (f clusterFigure) {
+	ctx, cancel, err := e2e.NewTab(browser)
+	if err != nil {
+		return clusterFigure{err: err}
+	}
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancelT()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"/upload.html")); err != nil {
+		return clusterFigure{err: err}
+	}
+	if _, err := pageRun(ctx, runSpec(d, 1, "random")); err != nil {
+		return clusterFigure{err: err}
+	}
+	cls := func() lab.Spec {
+		s := runSpec(d, 1)
+		s.Policies = []lab.PolicySpec{{ID: "cluster-sampling", Params: map[string]any{"featureSet": set}}}
+		return s
+	}
+	cold, err := pageRun(ctx, cls())
+	if err != nil {
+		return clusterFigure{err: err}
+	}
+	warm, err := pageRun(ctx, cls())
+	if err != nil {
+		return clusterFigure{err: err}
+	}
+	return clusterFigure{coldMs: cold.WorkerMs, warmMs: warm.WorkerMs}
+}
+
 // slider presses ArrowRight on the lesson's budget slider, waiting for each
 // redraw, so that every press asks for a budget not seen before (the lab
 // answers a spec it ran lately from its cache, which would flatter the
 // figure), and returns the page's own timings
 // (window.__refreshLab.timings: input event → chart redrawn) with the
 // run/draw split of each.
-func slider(browser context.Context, url string, presses int) (in interaction) {
+func slider(browser context.Context, url string, presses int, label string) (in interaction) {
 	ctx, cancel, err := e2e.NewTab(browser)
 	if err != nil {
 		in.err = err
@@ -548,16 +651,16 @@ func slider(browser context.Context, url string, presses int) (in interaction) {
 	if _, in.err = e2e.WaitRender(ctx, console, 0, 60*time.Second); in.err != nil {
 		return in
 	}
-	id, err := e2e.Eval[string](ctx, `(() => {
-  const r = [...document.querySelectorAll('#controls input[type=range]')].find((i) => i.labels.length && /Downloads/.test(i.labels[0].textContent));
+	id, err := e2e.Eval[string](ctx, fmt.Sprintf(`(() => {
+  const r = [...document.querySelectorAll('#controls input[type=range]')].find((i) => i.labels.length && /%s/.test(i.labels[0].textContent));
   return r ? r.id : '';
-})()`)
+})()`, label))
 	switch {
 	case err != nil:
 		in.err = err
 		return in
 	case id == "":
-		in.err = errors.New("no budget slider (a range input labelled Downloads…)")
+		in.err = fmt.Errorf("no slider labelled /%s/", label)
 		return in
 	}
 	if in.err = chromedp.Do(ctx, chromedp.Focus(chromedp.ID(id))); in.err != nil {
@@ -607,6 +710,16 @@ func slider(browser context.Context, url string, presses int) (in interaction) {
 		in.phases = phases[len(phases)-len(in.timings):]
 	}
 	return in
+}
+
+// sliderLabel is the label of the slider the bench presses on a lesson: the
+// budget ("Downloads…"), or on the estimate kind's initial-interval sweep
+// (which has no budget) the seed, each press a new run of the whole sweep.
+func sliderLabel(lesson string) string {
+	if lesson == "mle-first-interval" {
+		return "^Seed"
+	}
+	return "Downloads"
 }
 
 // upload generates the crawl log, uploads it on the upload page and times
@@ -846,7 +959,7 @@ func wasmMemory(ctx context.Context) (float64, error) {
 func mib(b float64) string { return fmt.Sprintf("%.1f MiB", b/(1<<20)) }
 
 func interactionRows(t *table, br *browserFigures, brErr error) {
-	t.section(fmt.Sprintf("lessons: a slider's input event → the redrawn chart, %d presses of ArrowRight on the budget slider (each a new value), headless Chromium", *presses))
+	t.section(fmt.Sprintf("lessons: a slider's input event → the redrawn chart, %d presses of ArrowRight on the budget slider (the seed on mle-first-interval; each a new value), headless Chromium", *presses))
 	if brErr != nil {
 		t.fail("slider → chart", "p95 < 50 ms", brErr)
 		return

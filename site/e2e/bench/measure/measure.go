@@ -7,10 +7,14 @@ package measure
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"testing"
 	"time"
 
+	"github.com/refreshlab/refreshlab/core/cluster"
 	"github.com/refreshlab/refreshlab/core/dataset"
+	"github.com/refreshlab/refreshlab/core/estimate"
 	"github.com/refreshlab/refreshlab/core/lab"
 )
 
@@ -44,10 +48,111 @@ type All struct {
 	Error    string   `json:"error,omitempty"`
 }
 
+// Clustering is the time cluster sampling spends clustering a dataset on
+// one feature set (cluster.Prepare with the paper's k = 100): work the lab
+// does once per dataset and remembers, so the page-cycle figures leave it
+// out.
+type Clustering struct {
+	Dataset string  `json:"dataset"`
+	Pages   int     `json:"pages"`
+	Set     string  `json:"set"`
+	Ms      float64 `json:"ms"`
+	Error   string  `json:"error,omitempty"`
+}
+
 // Report is what the js/wasm measuring program prints as JSON.
 type Report struct {
-	PageCycles []PageCycle `json:"pageCycles"`
-	All        []All       `json:"all"`
+	PageCycles []PageCycle  `json:"pageCycles"`
+	All        []All        `json:"all"`
+	Clustering []Clustering `json:"clustering"`
+	// MLEPerSec is the irregular-interval MLE's throughput in histories of
+	// MLEIntervals intervals per second (estimate.BenchmarkMLE's figure).
+	MLEPerSec float64 `json:"mlePerSec"`
+}
+
+// MLEIntervals is the history length of the MLE budget.
+const MLEIntervals = 20
+
+// MLEHistories times estimate.MLE over estimate.BenchHistories, the loop of
+// core/estimate's BenchmarkMLE, and returns histories per second, the best
+// of three runs (a loaded machine makes a run slower, never faster).
+func MLEHistories() float64 {
+	hs := estimate.BenchHistories(1024, MLEIntervals, 1)
+	var sink float64
+	best := math.NaN()
+	for range 3 {
+		r := testing.Benchmark(func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				sink += estimate.MLE{}.Estimate(&hs[i%len(hs)]).Rate
+			}
+		})
+		if r.T > 0 && !(float64(r.N)/r.T.Seconds() <= best) {
+			best = float64(r.N) / r.T.Seconds()
+		}
+	}
+	_ = sink
+	return best
+}
+
+// ClusterDatasets lists the bundled datasets cluster sampling was made
+// for (Tan et al.'s archive at both sizes), those the lab has.
+func ClusterDatasets(l *lab.Lab) []dataset.Info {
+	var out []dataset.Info
+	for _, d := range l.Datasets() {
+		if d.ID == Tan || d.ID == TanSmall {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// TanSmall is the lesson-size version of Tan.
+const TanSmall = "tan-webarchive-small"
+
+// ClusterSets lists the feature sets whose clustering depends on the
+// repository alone (the dynamic set clusters the crawler's own copies
+// during the run, so its time is in the page-cycle figures).
+func ClusterSets() []string {
+	var out []string
+	for _, s := range cluster.FeatureSets {
+		if s != cluster.SetDynamic {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Clusterings times cluster.Prepare on d for each of ClusterSets, the
+// best of three.
+func Clusterings(l *lab.Lab, d dataset.Info) []Clustering {
+	var out []Clustering
+	ds, ok := l.Dataset(d.ID)
+	for _, set := range ClusterSets() {
+		c := Clustering{Dataset: d.ID, Pages: d.Pages, Set: set}
+		if !ok {
+			c.Error = "no dataset " + d.ID
+			out = append(out, c)
+			continue
+		}
+		best := time.Duration(-1)
+		for range 3 {
+			// Each Prepare builds everything anew; collect the last one's
+			// garbage first, or under WebAssembly (4 GB at most, never
+			// returned) the heap outgrows the memory.
+			runtime.GC()
+			el, err := cluster.Prepare(&ds.Repository, set, cluster.DefaultK)
+			if err != nil {
+				c.Error = err.Error()
+				break
+			}
+			if best < 0 || el < best {
+				best = el
+			}
+		}
+		c.Ms = ms(best)
+		out = append(out, c)
+	}
+	return out
 }
 
 // Datasets returns the datasets to measure: Jordan and the largest bundled
@@ -165,8 +270,8 @@ func Every(l *lab.Lab, d dataset.Info) All {
 	return a
 }
 
-// Run measures every refresh policy on every dataset of Datasets, and
-// every policy at once on the largest.
+// Run measures every refresh policy on every dataset of Datasets, every
+// policy at once on the largest, and the clusterings of ClusterDatasets.
 func Run(l *lab.Lab, minDur time.Duration) Report {
 	var r Report
 	ds := Datasets(l)
@@ -180,6 +285,10 @@ func Run(l *lab.Lab, minDur time.Duration) Report {
 	if len(ds) > 0 {
 		r.All = append(r.All, Every(l, ds[len(ds)-1]))
 	}
+	for _, d := range ClusterDatasets(l) {
+		r.Clustering = append(r.Clustering, Clusterings(l, d)...)
+	}
+	r.MLEPerSec = MLEHistories()
 	return r
 }
 
