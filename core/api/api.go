@@ -137,7 +137,7 @@ func (rt *Router) datasets(Request) Response {
 
 func (rt *Router) policies(Request) Response {
 	return jsonResponse(200, map[string]any{
-		"kinds":    []string{lab.KindRefresh},
+		"kinds":    lab.Kinds(),
 		"metrics":  lab.Metrics,
 		"policies": rt.lab.Policies(),
 	})

@@ -36,7 +36,7 @@ type ChartOptions struct {
 	Type     string   `json:"type"`               // ChartCycles (default), ChartBars, ChartSweep or ChartSites
 	Metric   string   `json:"metric"`             // a lab.Metric id; default changeRatio
 	Title    string   `json:"title,omitempty"`    // default: the metric and the chart type
-	Policies []string `json:"policies,omitempty"` // ids to draw; default all
+	Policies []string `json:"policies,omitempty"` // ids (or labels, lab.PolicySpec.Key) to draw; default all
 	Refs     []struct {
 		Y     float64 `json:"y"`
 		Label string  `json:"label"`
@@ -89,6 +89,9 @@ func Chart(res *lab.Result, opts ChartOptions) ([]byte, error) {
 	if opts.Type == "" {
 		opts.Type = ChartCycles
 	}
+	if opts.Metric == "" && slices.Contains(estimateChartTypes, opts.Type) {
+		opts.Metric = lab.MetricMAD
+	}
 	if opts.Metric == "" {
 		opts.Metric = lab.MetricChangeRatio
 	}
@@ -101,10 +104,11 @@ func Chart(res *lab.Result, opts ChartOptions) ([]byte, error) {
 	}
 	var pols []lab.PolicyResult
 	for _, p := range res.Policies {
-		if len(opts.Policies) == 0 || slices.Contains(opts.Policies, p.ID) {
+		if len(opts.Policies) == 0 || slices.Contains(opts.Policies, p.Key()) {
 			pols = append(pols, p)
 		}
 	}
+	name := seriesNames(pols)
 	var yr *chart.Range
 	if m.Max == 1 && !opts.Fit {
 		yr = &chart.Range{Min: 0, Max: 1}
@@ -139,7 +143,7 @@ func Chart(res *lab.Result, opts ChartOptions) ([]byte, error) {
 		}
 		for _, p := range pols {
 			per := m.PerCycle(p)
-			s := chart.Series{Name: p.Name, Dashed: p.Oracle}
+			s := chart.Series{Name: name(p), Dashed: p.Oracle}
 			for i, v := range per {
 				s.X = append(s.X, float64(i+1))
 				s.Y, s.Lo, s.Hi = append(s.Y, v.Mean), append(s.Lo, v.Lo), append(s.Hi, v.Hi)
@@ -159,15 +163,34 @@ func Chart(res *lab.Result, opts ChartOptions) ([]byte, error) {
 		}
 		for _, p := range pols {
 			s := m.Headline(p)
-			c.Bars = append(c.Bars, chart.Bar{Label: p.Name, Value: s.Mean, Lo: s.Lo, Hi: s.Hi, Dashed: p.Oracle})
+			c.Bars = append(c.Bars, chart.Bar{Label: name(p), Value: s.Mean, Lo: s.Lo, Hi: s.Hi, Dashed: p.Oracle})
 		}
 		return c.SVG()
 	case ChartSweep:
 		return sweepChart(res, opts, m, ylabel, yr, refs, about)
 	case ChartSites:
 		return sitesChart(res, opts, pols, refs, unit)
+	case ChartEstimatePaths, ChartEstimateSweep, ChartEstimatePrior, ChartEstimateEpochs:
+		return estimateChart(res, opts, m, refs)
 	}
 	return nil, fmt.Errorf("unknown chart type %q (expected %q, %q, %q or %q)", opts.Type, ChartCycles, ChartBars, ChartSweep, ChartSites)
+}
+
+// seriesNames names a chart's series: by the policy's name, except that
+// when every policy drawn is a labelled copy of one policy (lab.PolicySpec
+// Label: say, cluster sampling on six feature sets) the labels alone tell
+// them apart, and the full names would not fit under bars.
+func seriesNames(pols []lab.PolicyResult) func(lab.PolicyResult) string {
+	copies := len(pols) > 1
+	for _, p := range pols {
+		copies = copies && p.Label != "" && p.ID == pols[0].ID
+	}
+	return func(p lab.PolicyResult) string {
+		if copies {
+			return p.Label
+		}
+		return p.Name
+	}
 }
 
 // sitesChart draws, for each site, each policy's estimate of its change
@@ -238,7 +261,7 @@ func sweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, ylabel string,
 		c.Title = fmt.Sprintf("%s against %s", m.Name, xlabel)
 	}
 	for _, p := range sw.Policies {
-		if len(opts.Policies) > 0 && !slices.Contains(opts.Policies, p.ID) {
+		if len(opts.Policies) > 0 && !slices.Contains(opts.Policies, p.Key()) {
 			continue
 		}
 		per := m.Sweep(p)

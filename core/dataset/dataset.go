@@ -112,6 +112,13 @@ type Truth struct {
 	// (c, c+1]. When nil, only the cycle of a change is known and age
 	// assumes the change happened at the middle of the cycle.
 	First [][]float64
+
+	// Rates, when not nil, gives each page's true Poisson change rate in
+	// changes per day (len(Pages) entries): the parameter a generator drew
+	// the page's changes from, for experiments that compare estimates with
+	// it (the estimate kind) or schedules that are given it (oracle
+	// policies). Like all of Truth it is hidden from non-oracle policies.
+	Rates []float64
 }
 
 // Cycles returns the number of cycles the truth covers.
@@ -220,6 +227,16 @@ func (d *Dataset) Validate() error {
 				if j > 0 && ts[j-1] >= t {
 					return fmt.Errorf("terms: page %d's terms are not ascending and distinct", i)
 				}
+			}
+		}
+	}
+	if d.Truth.Rates != nil {
+		if len(d.Truth.Rates) != len(d.Pages) {
+			return fmt.Errorf("truth: %d rates for %d pages", len(d.Truth.Rates), n)
+		}
+		for i, r := range d.Truth.Rates {
+			if !(r >= 0) || math.IsInf(r, 0) {
+				return fmt.Errorf("truth: page %d's rate %v is not a finite non-negative number", i, r)
 			}
 		}
 	}

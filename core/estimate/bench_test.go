@@ -8,22 +8,8 @@ import (
 	"github.com/refreshlab/refreshlab/core/estimate"
 )
 
-// histories returns n histories of k intervals each: lengths uniform in
-// [0.5, 2] days (a crawler whose fetches are delayed irregularly, §3.3) of
-// pages whose rates are spread from one change a month to four a day, so
-// that all three cases (interior, no change, all changed) occur.
-func histories(n, k int, seed uint64) []estimate.History {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	hs := make([]estimate.History, n)
-	for i := range hs {
-		rate := 1 / 30.0 * float64(uint(1)<<rng.IntN(8))
-		for range k {
-			t := 0.5 + 1.5*rng.Float64()
-			_ = hs[i].Add(t, rng.Float64() < -math.Expm1(-rate*t))
-		}
-	}
-	return hs
-}
+// histories is the benchmark workload, BenchHistories.
+func histories(n, k int, seed uint64) []estimate.History { return estimate.BenchHistories(n, k, seed) }
 
 // BenchmarkMLE solves eq. 2 for histories of 20 irregular intervals; the
 // budget is 1,000,000 histories per second (≤ 1 µs each).

@@ -36,6 +36,7 @@ func BundledDatasets() []Bundled {
 		small(synth.TopicWeb),
 		{Info: synth.TanWebArchiveSmallInfo, Build: func() *dataset.Dataset { return synth.TanWebArchiveSmall(BundledSeed) }},
 		{Info: synth.TanWebArchiveInfo, Build: func() *dataset.Dataset { return synth.TanWebArchive(BundledSeed) }},
+		{Info: synth.GrimesFordInfo, Build: func() *dataset.Dataset { return synth.GrimesFord(BundledSeed) }},
 	}
 }
 
@@ -58,6 +59,7 @@ func Policies() []refresh.Descriptor {
 			ds = append(ds, d)
 		}
 	}
+	ds = append(ds, EstimateDescriptors()...)
 	return ds
 }
 
@@ -182,6 +184,17 @@ func (l *Lab) datasetIDs() string {
 	var ids []string
 	for _, d := range l.Datasets() {
 		ids = append(ids, d.ID)
+	}
+	return strings.Join(ids, ", ")
+}
+
+// policyIDsOf lists the ids of the policies of one kind.
+func (l *Lab) policyIDsOf(kind string) string {
+	var ids []string
+	for _, d := range l.policies {
+		if d.Kind == kind {
+			ids = append(ids, d.ID)
+		}
 	}
 	return strings.Join(ids, ", ")
 }

@@ -125,6 +125,13 @@ func TestResolveErrors(t *testing.T) {
 		{"param out of range", lab.Spec{Dataset: tal, Policies: []lab.PolicySpec{{ID: "site-greedy", Params: param.Values{"sampleSize": 0.0}}}},
 			"policies[0].params", []string{"sampleSize", "minimum"}},
 		{"too much work", lab.Spec{Dataset: jor, Repeats: lab.MaxRepeats, Policies: heavy}, "repeats", []string{"too much work"}},
+		{"a copy without a label", lab.Spec{Dataset: tal, Policies: ids("random", "round-robin", "random")}, "policies[2]", []string{"random", "twice", "policies[0]", "label"}},
+		{"two copies, one label", lab.Spec{Dataset: tal, Policies: []lab.PolicySpec{{ID: "random", Label: "a"}, {ID: "random", Label: "a"}}},
+			"policies[1].label", []string{`"a"`, "policies[0]"}},
+		{"a label that is an id", lab.Spec{Dataset: tal, Policies: []lab.PolicySpec{{ID: "random"}, {ID: "random", Label: "oracle"}}},
+			"policies[1].label", []string{`"oracle"`, "id of a policy"}},
+		{"a label with a dot", lab.Spec{Dataset: tal, Policies: []lab.PolicySpec{{ID: "random", Label: "a.b"}}},
+			"policies[0].label", []string{`"a.b"`, "letters"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -179,7 +186,9 @@ func mustJSON(t testing.TB, v any) string {
 func allPolicies() []lab.PolicySpec {
 	var ps []lab.PolicySpec
 	for _, d := range lab.Policies() {
-		ps = append(ps, lab.PolicySpec{ID: d.ID})
+		if d.Kind == lab.KindRefresh {
+			ps = append(ps, lab.PolicySpec{ID: d.ID})
+		}
 	}
 	return ps
 }
@@ -228,7 +237,7 @@ func TestRunEchoesSpec(t *testing.T) {
 			}
 		}
 		for _, m := range lab.Metrics {
-			if m.PerCycle == nil {
+			if m.PerCycle == nil || !m.AppliesTo(lab.KindRefresh) {
 				// A metric of estimates (site accuracy) exists only for
 				// policies that estimate; TestSiteEstimatesAreUnbiased
 				// covers it.
@@ -311,7 +320,7 @@ func TestRunDeterministic(t *testing.T) {
 
 // TestRunIndependent checks that a policy's numbers depend only on its own
 // random stream: running it alone, or after other policies, or after a
-// second copy of itself, gives the same JSON.
+// second copy of itself (labelled, as a copy must be), gives the same JSON.
 func TestRunIndependent(t *testing.T) {
 	base := lab.Spec{Dataset: lab.DatasetRef{ID: "alqaaideh-jordan"}, Cycles: 5, Repeats: 5, Seed: 9}
 	all := allPolicies()
@@ -320,12 +329,19 @@ func TestRunIndependent(t *testing.T) {
 		alone.Policies = []lab.PolicySpec{p}
 		want := mustJSON(t, run(t, alone).Policies[0])
 		with := base
-		with.Policies = append(append([]lab.PolicySpec{}, all...), p)
+		cp := p
+		cp.Label = "copy"
+		with.Policies = append(append([]lab.PolicySpec{}, all...), cp)
 		res := run(t, with)
 		if got := mustJSON(t, res.Policies[i]); got != want {
 			t.Errorf("%s: result changed when run with the others:\nalone %s\nwith  %s", p.ID, want, got)
 		}
-		if got := mustJSON(t, res.Policies[len(all)]); got != want {
+		last := res.Policies[len(all)]
+		if last.Label != "copy" || last.Key() != "copy" || last.Name != res.Policies[i].Name+" (copy)" {
+			t.Errorf("%s: copy labelled %q, key %q, named %q", p.ID, last.Label, last.Key(), last.Name)
+		}
+		last.Label, last.Name = "", res.Policies[i].Name
+		if got := mustJSON(t, last); got != want {
 			t.Errorf("%s: result changed when run last, after a copy of itself", p.ID)
 		}
 	}
@@ -394,6 +410,7 @@ func TestBundledInfo(t *testing.T) {
 		"topic-web":            synth.TopicWeb,
 		"tan-webarchive-small": synth.TanWebArchiveSmall,
 		"tan-webarchive":       synth.TanWebArchive,
+		"grimes-ford":          synth.GrimesFord,
 	}
 	l := lab.New()
 	listed := l.Datasets()
@@ -466,11 +483,16 @@ func TestMetrics(t *testing.T) {
 		lab.MetricChangeRatio: pr.ChangeRatio, lab.MetricFreshness: pr.Freshness, lab.MetricAge: pr.Age,
 		lab.MetricSiteAccuracy: pr.Sites.MeanAccuracy,
 	}
+	refreshMetrics := 0
 	for _, m := range lab.Metrics {
 		got, ok := lab.MetricByID(m.ID)
 		if !ok || got.ID != m.ID {
 			t.Errorf("MetricByID(%q) = %v, %v", m.ID, got.ID, ok)
 		}
+		if !m.AppliesTo(lab.KindRefresh) {
+			continue // TestEstimateMetrics covers the estimate kind's
+		}
+		refreshMetrics++
 		if m.Headline(pr) != want[m.ID] {
 			t.Errorf("%s: headline reads the wrong field", m.ID)
 		}
@@ -478,8 +500,8 @@ func TestMetrics(t *testing.T) {
 			t.Errorf("MetricIDs() %q lacks %q", lab.MetricIDs(), m.ID)
 		}
 	}
-	if len(want) != len(lab.Metrics) {
-		t.Errorf("%d metrics, want %d", len(lab.Metrics), len(want))
+	if len(want) != refreshMetrics {
+		t.Errorf("%d refresh metrics, want %d", refreshMetrics, len(want))
 	}
 	if _, ok := lab.MetricByID("rir"); ok {
 		t.Error("MetricByID found an unknown id")

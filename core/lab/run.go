@@ -3,6 +3,7 @@ package lab
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
@@ -30,7 +31,8 @@ type Result struct {
 // summarises each cycle across repeats.
 type PolicyResult struct {
 	ID     string       `json:"id"`
-	Name   string       `json:"name"`
+	Label  string       `json:"label,omitempty"` // the spec's label, if any (PolicySpec.Key)
+	Name   string       `json:"name"`            // with the label in parentheses
 	Oracle bool         `json:"oracle"`
 	Params param.Values `json:"params"`
 
@@ -52,7 +54,16 @@ type PolicyResult struct {
 	// Sites compares the policy's per-site change estimates with the
 	// truth, for policies that estimate them (refresh.SiteEstimator).
 	Sites *SiteEstimates `json:"sites,omitempty"`
+
+	// Estimate kind: MAD is the headline median absolute deviation of the
+	// estimates from the true rates (changes per day), pooled over the first
+	// estimate.pool epochs, summarised across repeats; Estimate the rest.
+	MAD      stat.Summary          `json:"mad,omitzero"`
+	Estimate *EstimatePolicyResult `json:"estimate,omitempty"`
 }
+
+// Key is how the policy is addressed: its label if it has one, else its id.
+func (p PolicyResult) Key() string { return PolicySpec{ID: p.ID, Label: p.Label}.Key() }
 
 // PerCycle holds per-cycle series, one Summary per cycle.
 type PerCycle struct {
@@ -67,8 +78,12 @@ func (l *Lab) Resolve(spec Spec) (Spec, *dataset.Dataset, error) {
 	if spec.Kind == "" {
 		spec.Kind = KindRefresh
 	}
-	if spec.Kind != KindRefresh {
-		return spec, nil, specErr("kind", "unknown experiment kind %q (expected %q)", spec.Kind, KindRefresh)
+	switch spec.Kind {
+	case KindRefresh:
+	case KindEstimate:
+		return l.resolveEstimate(spec)
+	default:
+		return spec, nil, specErr("kind", "unknown experiment kind %q (expected one of %q)", spec.Kind, Kinds())
 	}
 	if spec.Dataset.ID == "" {
 		return spec, nil, specErr("dataset.id", "missing: name a dataset (one of %s)", l.datasetIDs())
@@ -116,14 +131,17 @@ func (l *Lab) Resolve(spec Spec) (Spec, *dataset.Dataset, error) {
 	ps := make([]PolicySpec, len(spec.Policies))
 	for i, p := range spec.Policies {
 		desc, ok := l.policy(p.ID)
-		if !ok {
-			return spec, nil, specErr(fmt.Sprintf("policies[%d].id", i), "unknown policy %q (expected one of %s)", p.ID, l.policyIDs())
+		if !ok || (desc.Kind != "" && desc.Kind != KindRefresh) {
+			return spec, nil, specErr(fmt.Sprintf("policies[%d].id", i), "unknown policy %q (expected one of %s)", p.ID, l.policyIDsOf(KindRefresh))
 		}
 		vals, err := param.Check(desc.Params, p.Params)
 		if err != nil {
 			return spec, nil, specErr(fmt.Sprintf("policies[%d].params", i), "%s: %v", p.ID, err)
 		}
-		ps[i] = PolicySpec{ID: p.ID, Params: vals}
+		ps[i] = PolicySpec{ID: p.ID, Label: p.Label, Params: vals}
+	}
+	if err := checkKeys(l, ps); err != nil {
+		return spec, nil, err
 	}
 	spec.Policies = ps
 	return spec, d, nil
@@ -132,6 +150,9 @@ func (l *Lab) Resolve(spec Spec) (Spec, *dataset.Dataset, error) {
 // Run resolves spec and runs it. A policy that panics is reported as an
 // error naming it; the lab stays usable.
 func (l *Lab) Run(spec Spec) (res *Result, err error) {
+	if spec.Kind == KindEstimate {
+		return l.runEstimate(spec)
+	}
 	spec, d, err := l.Resolve(spec)
 	if err != nil {
 		return nil, err
@@ -142,11 +163,19 @@ func (l *Lab) Run(spec Spec) (res *Result, err error) {
 	var cycles []refresh.Cycle
 	for i, ps := range spec.Policies {
 		desc, _ := l.policy(ps.ID)
-		pr, err := runPolicy(sim, d, spec, i, desc, l.memoFor(d.Info.ID), &cycles)
-		if err != nil {
+		var pr PolicyResult
+		if j := sameAs(spec.Policies[:i], ps); j >= 0 {
+			// A copy with the same parameters draws the same streams
+			// (Stream goes by id): its numbers are those of policy j.
+			pr = res.Policies[j]
+			pr.Label, pr.Name = "", desc.Name
+		} else if pr, err = runPolicy(sim, d, spec, i, desc, l.memoFor(d.Info.ID), &cycles); err != nil {
 			return nil, err
 		}
 		res.Spec.Policies[i].Params = pr.Params
+		if ps.Label != "" {
+			pr.Label, pr.Name = ps.Label, pr.Name+" ("+ps.Label+")"
+		}
 		res.Policies = append(res.Policies, pr)
 	}
 	if spec.Sweep != nil {
@@ -292,4 +321,49 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		pr.PerCycle.Age = append(pr.PerCycle.Age, stat.Summarize(perAg[c]))
 	}
 	return pr, nil
+}
+
+// sameAs returns the index of the first policy of ps with p's id and
+// parameters, or −1.
+func sameAs(ps []PolicySpec, p PolicySpec) int {
+	return slices.IndexFunc(ps, func(q PolicySpec) bool { return q.ID == p.ID && reflect.DeepEqual(q.Params, p.Params) })
+}
+
+// checkKeys checks that every policy of a resolved spec is addressed
+// unambiguously: a policy that appears twice needs a label on each copy
+// after the first, a label is a name like an id (letters, digits, '-'),
+// and no label is the id of a policy of the catalog.
+func checkKeys(l *Lab, ps []PolicySpec) error {
+	seen := make(map[string]int, len(ps))
+	for i, p := range ps {
+		if p.Label != "" {
+			if !validLabel(p.Label) {
+				return specErr(fmt.Sprintf("policies[%d].label", i), "%q: expected letters, digits and '-', at most 40", p.Label)
+			}
+			if _, ok := l.policy(p.Label); ok {
+				return specErr(fmt.Sprintf("policies[%d].label", i), "%q is the id of a policy: choose another label", p.Label)
+			}
+		}
+		k := p.Key()
+		if j, dup := seen[k]; dup {
+			if p.Label == "" {
+				return specErr(fmt.Sprintf("policies[%d]", i), "%s appears twice (also policies[%d]): give each copy a distinct label", p.ID, j)
+			}
+			return specErr(fmt.Sprintf("policies[%d].label", i), "%q is also the label of policies[%d]", p.Label, j)
+		}
+		seen[k] = i
+	}
+	return nil
+}
+
+func validLabel(s string) bool {
+	if len(s) > 40 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
 }

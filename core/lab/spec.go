@@ -12,8 +12,12 @@ import (
 
 // Experiment kinds.
 const (
-	KindRefresh = "refresh" // batch refresh cycles under a download budget
+	KindRefresh  = "refresh"  // batch refresh cycles under a download budget
+	KindEstimate = "estimate" // change-rate estimators on censored histories (Grimes & Ford)
 )
+
+// Kinds lists the experiment kinds, for GET /api/policies.
+func Kinds() []string { return []string{KindRefresh, KindEstimate} }
 
 // Spec is an experiment specification.
 type Spec struct {
@@ -32,11 +36,13 @@ type Spec struct {
 	// Sweep, when set, also runs the spec once per value of one field, for
 	// charts of a metric against, say, the sample size.
 	Sweep *Sweep `json:"sweep,omitempty"`
+	// Estimate holds the estimate kind's own fields (see EstimateSpec).
+	Estimate *EstimateSpec `json:"estimate,omitempty"`
 }
 
 // Sweep varies one numeric field of a spec: "budget", "cycles",
 // "repeats", "seed", "params.NAME" (every policy that has parameter NAME)
-// or "policies.ID.NAME" (policy ID only).
+// or "policies.ID.NAME" (policy ID only; ID may be a label, PolicySpec.Key).
 type Sweep struct {
 	Field  string    `json:"field"`
 	Values []float64 `json:"values"`
@@ -47,10 +53,26 @@ type DatasetRef struct {
 	ID string `json:"id"`
 }
 
-// PolicySpec names a policy and sets its parameters.
+// PolicySpec names a policy and sets its parameters. A spec may run one
+// policy several times with different parameters (say, cluster sampling on
+// each feature set) by giving each a distinct Label; the label then stands
+// for it wherever a policy is addressed by id (a chart's policies, a live
+// number, a control's or sweep's policies.ID.NAME) and is shown after its
+// name. The random streams stay those of the id, so a labelled policy gives
+// the numbers it gives unlabelled.
 type PolicySpec struct {
 	ID     string       `json:"id"`
+	Label  string       `json:"label,omitempty"`
 	Params param.Values `json:"params,omitempty"`
+}
+
+// Key is how a spec's policy is addressed: its label if it has one, else
+// its id.
+func (p PolicySpec) Key() string {
+	if p.Label != "" {
+		return p.Label
+	}
+	return p.ID
 }
 
 // Limits on a spec, so one request cannot freeze the lab.

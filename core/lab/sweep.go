@@ -21,6 +21,7 @@ type SweepResult struct {
 // SweepSeries is one policy's metrics along a sweep.
 type SweepSeries struct {
 	ID          string         `json:"id"`
+	Label       string         `json:"label,omitempty"` // as PolicyResult's
 	Name        string         `json:"name"`
 	Oracle      bool           `json:"oracle"`
 	Params      []param.Values `json:"params"` // as resolved at each value
@@ -33,7 +34,16 @@ type SweepSeries struct {
 	// ExpectedChangeRatio holds the exact expectation at each value where
 	// the policy computes one (one-cycle runs), else null.
 	ExpectedChangeRatio []*float64 `json:"expectedChangeRatio,omitempty"`
+	// Estimate kind: the headline MAD and edge share at each value, and the
+	// MAD per epoch at each value (a sweep's runs simulate only the pooled
+	// epochs; EstimatePolicyResult.Best reruns the best value in full).
+	MAD         stat.Series   `json:"mad,omitempty"`
+	EdgeShare   stat.Series   `json:"edgeShare,omitempty"`
+	MADPerEpoch []stat.Series `json:"madPerEpoch,omitempty"`
 }
+
+// Key is how the policy is addressed: its label if it has one, else its id.
+func (p SweepSeries) Key() string { return PolicySpec{ID: p.ID, Label: p.Label}.Key() }
 
 // With returns a copy of spec with field set to v (see Sweep for the
 // fields). The copy shares nothing with spec.
@@ -42,7 +52,7 @@ func (l *Lab) With(spec Spec, field string, v float64) (Spec, error) {
 	out.Sweep = nil
 	out.Policies = make([]PolicySpec, len(spec.Policies))
 	for i, p := range spec.Policies {
-		out.Policies[i] = PolicySpec{ID: p.ID, Params: make(param.Values, len(p.Params))}
+		out.Policies[i] = PolicySpec{ID: p.ID, Label: p.Label, Params: make(param.Values, len(p.Params))}
 		for k, x := range p.Params {
 			out.Policies[i].Params[k] = x
 		}
@@ -54,6 +64,9 @@ func (l *Lab) With(spec Spec, field string, v float64) (Spec, error) {
 		return int(v), nil
 	}
 	var err error
+	if name, ok := strings.CutPrefix(field, "estimate."); ok {
+		return out, withEstimate(&out, spec.Estimate, name, v)
+	}
 	switch field {
 	case "budget":
 		out.Budget, err = whole()
@@ -80,7 +93,7 @@ func (l *Lab) With(spec Spec, field string, v float64) (Spec, error) {
 		}
 		set := 0
 		for i, p := range out.Policies {
-			if only != "" && p.ID != only {
+			if only != "" && p.Key() != only {
 				continue
 			}
 			desc, ok := l.policy(p.ID)
@@ -114,7 +127,7 @@ func (l *Lab) runSweep(spec Spec) (*SweepResult, error) {
 		}
 		for i, p := range r.Policies {
 			if len(sr.Policies) <= i {
-				sr.Policies = append(sr.Policies, SweepSeries{ID: p.ID, Name: p.Name, Oracle: p.Oracle})
+				sr.Policies = append(sr.Policies, SweepSeries{ID: p.ID, Label: p.Label, Name: p.Name, Oracle: p.Oracle})
 			}
 			ss := &sr.Policies[i]
 			ss.Params = append(ss.Params, p.Params)
@@ -127,6 +140,11 @@ func (l *Lab) runSweep(spec Spec) (*SweepResult, error) {
 				ss.SiteAccuracy = append(ss.SiteAccuracy, stat.Summarize(nil))
 			}
 			ss.ExpectedChangeRatio = append(ss.ExpectedChangeRatio, p.ExpectedChangeRatio)
+			if p.Estimate != nil {
+				ss.MAD = append(ss.MAD, p.MAD)
+				ss.EdgeShare = append(ss.EdgeShare, p.Estimate.EdgeShare)
+				ss.MADPerEpoch = append(ss.MADPerEpoch, p.Estimate.MAD)
+			}
 		}
 	}
 	for i := range sr.Policies {

@@ -82,3 +82,31 @@ func TestSweepErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepLabelledCopy checks that a sweep of policies.LABEL.NAME varies
+// only the copy with that label, that the copy keeps its label and name in
+// the sweep, and that the unlabelled policy of the same id stays put.
+func TestSweepLabelledCopy(t *testing.T) {
+	l := lab.New()
+	spec := lab.Spec{
+		Dataset: lab.DatasetRef{ID: "taleghani-example"}, Budget: 100, Repeats: 20, Seed: 3,
+		Policies: []lab.PolicySpec{{ID: "site-greedy", Params: param.Values{"sampleSize": 5.0}}, {ID: "site-greedy", Label: "big"}},
+		Sweep:    &lab.Sweep{Field: "policies.big.sampleSize", Values: []float64{1, 20}},
+	}
+	res, err := l.Run(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw := res.Sweep.Policies
+	if len(sw) != 2 || sw[1].Key() != "big" || !strings.HasSuffix(sw[1].Name, " (big)") {
+		t.Fatalf("sweep series %+v", sw)
+	}
+	for i, v := range spec.Sweep.Values {
+		if got := sw[0].Params[i]["sampleSize"]; got != 5.0 {
+			t.Errorf("at %v: the unlabelled copy's sampleSize became %v", v, got)
+		}
+		if got := sw[1].Params[i]["sampleSize"]; got != v {
+			t.Errorf("at %v: the labelled copy's sampleSize is %v", v, got)
+		}
+	}
+}

@@ -45,7 +45,7 @@ type Lesson struct {
 //	budget, cycles, repeats, seed   the spec's numbers
 //	dataset.id                      the dataset (a select of the catalog's)
 //	params.NAME                     parameter NAME of every policy in the spec that has it
-//	policies.ID.NAME                parameter NAME of policy ID only
+//	policies.ID.NAME                parameter NAME of policy ID only (or of the copy labelled ID)
 //	policies                        which policies run (a checkbox per policy)
 type Control struct {
 	Field   string   `json:"field" yaml:"field"`
@@ -168,14 +168,25 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 		return nil, fail(0, "charts: a lesson needs at least one chart")
 	}
 	for i, c := range ls.Charts {
-		if c.Type != "cycles" && c.Type != "bars" && c.Type != "sweep" && c.Type != "sites" {
-			return nil, fail(0, "charts[%d]: type %q (expected cycles, bars, sweep or sites)", i, c.Type)
+		if c.Type != "cycles" && c.Type != "bars" && c.Type != "sweep" && c.Type != "sites" && !slices.Contains(estimateCharts, c.Type) {
+			return nil, fail(0, "charts[%d]: type %q (expected cycles, bars, sweep, sites or one of %s)", i, c.Type, strings.Join(estimateCharts, ", "))
 		}
-		if c.Type == "sweep" && ls.Spec.Sweep == nil {
+		if slices.Contains(estimateCharts, c.Type) && ls.Spec.Kind != lab.KindEstimate {
+			return nil, fail(0, "charts[%d]: a %s chart needs a spec of kind %s", i, c.Type, lab.KindEstimate)
+		}
+		if c.Metric == "" && slices.Contains(estimateCharts, c.Type) {
+			ls.Charts[i].Metric, c.Metric = lab.MetricMAD, lab.MetricMAD
+		}
+		if (c.Type == "sweep" || c.Type == "estimate-sweep") && ls.Spec.Sweep == nil {
 			return nil, fail(0, "charts[%d]: a sweep chart needs a sweep in the spec", i)
 		}
 		if _, ok := lab.MetricByID(c.Metric); !ok {
 			return nil, fail(0, "charts[%d]: unknown metric %q (expected one of %s)", i, c.Metric, lab.MetricIDs())
+		}
+		for _, id := range c.Policies {
+			if !slices.ContainsFunc(ls.Spec.Policies, func(p lab.PolicySpec) bool { return p.Key() == id }) {
+				return nil, fail(0, "charts[%d]: policy %q is not in the lesson's spec (an id, or a copy's label)", i, id)
+			}
 		}
 	}
 	out, err := render(body, ls)
@@ -187,6 +198,19 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 }
 
 var specFields = []string{"budget", "cycles", "repeats", "seed"}
+
+// estimateCharts are the chart types of the estimate kind (core/api
+// chart_estimate.go).
+var estimateCharts = []string{"estimate-paths", "estimate-sweep", "estimate-prior", "estimate-epochs"}
+
+// estimateFields are the estimate kind's numeric spec fields a control may
+// edit, and estimateLive its live numbers that are not metrics (see
+// experiment.js estimateLive).
+var (
+	estimateFields = []string{"estimate.rate", "estimate.pages", "estimate.epochs", "estimate.every", "estimate.pathRate",
+		"estimate.crawl.initial", "estimate.crawl.fraction"}
+	estimateLive = []string{"bestInitial", "pseudoChanged", "pseudoUnchanged", "expectedEstimate", "edgeFirst", "madLast"}
+)
 
 // checkControl checks c against the spec and catalog and fills in its type.
 func checkControl(c *Control, spec lab.Spec, l *lab.Lab) error {
@@ -236,6 +260,19 @@ func checkControl(c *Control, spec lab.Spec, l *lab.Lab) error {
 	switch {
 	case slices.Contains(specFields, c.Field):
 		return numeric()
+	case slices.Contains(estimateFields, c.Field):
+		if spec.Kind != lab.KindEstimate {
+			return fmt.Errorf("%s needs a spec of kind %s", c.Field, lab.KindEstimate)
+		}
+		return numeric()
+	case c.Field == "estimate.crawl.mode":
+		if c.Type == "" {
+			c.Type = "choice"
+		}
+		if len(c.Options) == 0 {
+			c.Options = []string{lab.CrawlSequential, lab.CrawlFixed}
+		}
+		return nil
 	case c.Field == "dataset.id":
 		if c.Type == "" {
 			c.Type = "select"
@@ -271,6 +308,9 @@ func checkControl(c *Control, spec lab.Spec, l *lab.Lab) error {
 		id, name, ok := strings.Cut(strings.TrimPrefix(c.Field, "policies."), ".")
 		if !ok {
 			return fmt.Errorf("expected policies.ID.PARAM")
+		}
+		if i := slices.IndexFunc(spec.Policies, func(p lab.PolicySpec) bool { return p.Key() == id }); i >= 0 {
+			id = spec.Policies[i].ID // a label (lab.PolicySpec.Key) names a copy of a policy
 		}
 		t, ok := hasParam(id, name)
 		if !ok {
@@ -308,10 +348,10 @@ func render(body string, ls *Lesson) (template.HTML, error) {
 	out := live.ReplaceAllStringFunc(buf.String(), func(m string) string {
 		sub := live.FindStringSubmatch(m)
 		metric, id := sub[1], sub[2]
-		if _, ok := lab.MetricByID(metric); !ok && metric != "expectedChangeRatio" {
+		if _, ok := lab.MetricByID(metric); !ok && metric != "expectedChangeRatio" && !slices.Contains(estimateLive, metric) {
 			bad = fmt.Errorf("narrative: %s: unknown metric %q", m, metric)
 		}
-		if !slices.ContainsFunc(ls.Spec.Policies, func(p lab.PolicySpec) bool { return p.ID == id }) {
+		if !slices.ContainsFunc(ls.Spec.Policies, func(p lab.PolicySpec) bool { return p.Key() == id }) {
 			bad = fmt.Errorf("narrative: %s: policy %q is not in the lesson's spec", m, id)
 		}
 		return fmt.Sprintf(`<output class="live" data-metric="%s" data-policy="%s">…</output>`,

@@ -65,6 +65,32 @@ func TestParseGood(t *testing.T) {
 	}
 }
 
+// TestParseLabels checks that labelled copies of a policy are addressed by
+// their labels: in a policies.LABEL.NAME control (typed from the copy's
+// policy), in a chart's policies and in live numbers.
+func TestParseLabels(t *testing.T) {
+	src := strings.NewReplacer(
+		"    - id: random", "    - id: random\n    - {id: site-greedy, label: big, params: {sampleSize: 40}}",
+		"    refs:", "    policies: [site-greedy, big]\n    refs:",
+		"  - field: dataset.id", "  - field: policies.big.sampleSize\n    label: Big sample\n    min: 1\n    max: 50\n  - field: dataset.id",
+		"{{expectedChangeRatio site-greedy}}", "{{expectedChangeRatio big}}",
+	).Replace(good)
+	ls, err := Parse("lessons/a-lesson.md", []byte(src), lab.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := ls.Controls[1]; c.Field != "policies.big.sampleSize" || c.Type != "range" {
+		t.Errorf("control %+v", c)
+	}
+	if want := `data-policy="big"`; !strings.Contains(string(ls.HTML), want) {
+		t.Errorf("narrative lacks %s", want)
+	}
+	bad := strings.Replace(src, "policies.big.sampleSize", "policies.small.sampleSize", 1)
+	if _, err := Parse("lessons/a.md", []byte(bad), lab.New()); err == nil || !strings.Contains(err.Error(), `policy "small" has no parameter`) {
+		t.Errorf("control on an unknown label: error %v", err)
+	}
+}
+
 // TestParseErrors checks that every kind of mistake an instructor can make
 // names the file, where it can the line, and what is wrong.
 func TestParseErrors(t *testing.T) {
@@ -88,6 +114,8 @@ func TestParseErrors(t *testing.T) {
 		{"chart metric", strings.Replace(good, "metric: changeRatio", "metric: speed", 1), `unknown metric "speed"`},
 		{"live metric", strings.Replace(good, "{{changeRatio site-greedy}}", "{{speed site-greedy}}", 1), `unknown metric "speed"`},
 		{"live policy", strings.Replace(good, "{{changeRatio site-greedy}}", "{{changeRatio oracle}}", 1), `policy "oracle" is not in the lesson's spec`},
+		{"chart policy", strings.Replace(good, "    refs:", "    policies: [random, oracle]\n    refs:", 1), `charts[0]: policy "oracle" is not in the lesson's spec`},
+		{"copy without label", strings.Replace(good, "    - id: random", "    - id: random\n    - id: random", 1), "random appears twice"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -44,8 +44,45 @@ export function fmt(metric, v) {
  */
 export function headline(p, id) {
   if (id === 'siteAccuracy') return p.sites ? p.sites.meanAccuracy : undefined;
+  if (id === 'edgeShare') return p.estimate ? p.estimate.edgeShare : undefined;
+  if (id === 'estimate') return p.estimate && p.estimate.mean.mean.length ? at(p.estimate.mean, p.estimate.mean.mean.length - 1) : undefined;
   return p[id];
 }
+
+/** Whether metric m measures runs of kind (a metric without kinds is refresh's). */
+export const appliesTo = (m, kind) => (m.kinds && m.kinds.length ? m.kinds : ['refresh']).includes(kind || 'refresh');
+
+/** A policy's per-cycle (refresh) or per-epoch (estimate) series of metric id, if any. */
+export function perSeries(p, id) {
+  if (p.estimate) return { mad: p.estimate.mad, edgeShare: p.estimate.edge, estimate: p.estimate.mean }[id];
+  return p.perCycle ? p.perCycle[id] : undefined;
+}
+
+/** Estimate-kind live numbers that are not metrics: the sweep's best initial interval, the fitted pseudo-intervals, the exact expectation. */
+export function estimateLive(result, p, name) {
+  const e = p.estimate;
+  if (!e) return undefined;
+  const days = (d) => (d === undefined || d === null ? '–' : d < 2 ? `${(d * 24).toPrecision(3)} hours` : `${d.toPrecision(3)} days`);
+  switch (name) {
+    case 'bestInitial': {
+      const sw = result.sweep;
+      const s = sw && sw.policies.find((q) => keyOf(q) === keyOf(p));
+      if (!s || !s.mad) return '–';
+      let best = 0;
+      s.mad.mean.forEach((v, i) => { if (v !== null && v < s.mad.mean[best]) best = i; });
+      return days(sw.values[best]);
+    }
+    case 'pseudoChanged': return days(e.prior && e.prior.changed);
+    case 'pseudoUnchanged': return days(e.prior && e.prior.unchanged);
+    case 'expectedEstimate': return e.expected ? e.expected[e.expected.length - 1].toFixed(2) : '–';
+    case 'madLast': return e.mad && e.mad.mean.length ? e.mad.mean[e.mad.mean.length - 1].toFixed(2) : '–';
+    case 'edgeFirst': return e.edge && e.edge.mean.length ? `${Math.round(100 * e.edge.mean[0])}%` : '–';
+    default: return undefined;
+  }
+}
+
+/** How a policy of a spec or result is addressed: its label, if the spec runs it twice, else its id. */
+export const keyOf = (p) => p.label || p.id;
 
 /** The i-th summary of a series, which the lab sends by column. */
 export function at(series, i) {
@@ -101,7 +138,7 @@ function writeURL(spec) {
 /** Reads a control's value from the spec. */
 function getField(spec, field) {
   if (field === 'dataset.id') return spec.dataset && spec.dataset.id;
-  if (field === 'policies') return (spec.policies || []).map((p) => p.id);
+  if (field === 'policies') return (spec.policies || []).filter((p) => !p.label).map((p) => p.id);
   let m = /^params\.(.+)$/.exec(field);
   if (m) {
     for (const p of spec.policies || []) if (p.params && m[1] in p.params) return p.params[m[1]];
@@ -109,9 +146,10 @@ function getField(spec, field) {
   }
   m = /^policies\.([^.]+)\.(.+)$/.exec(field);
   if (m) {
-    const p = (spec.policies || []).find((q) => q.id === m[1]);
+    const p = (spec.policies || []).find((q) => keyOf(q) === m[1]);
     return p && p.params ? p.params[m[2]] : undefined;
   }
+  if (field.startsWith('estimate.')) return field.split('.').reduce((o, k) => (o ? o[k] : undefined), spec);
   return spec[field];
 }
 
@@ -119,8 +157,8 @@ function getField(spec, field) {
 function setField(spec, field, value, cat) {
   if (field === 'dataset.id') { spec.dataset = { id: value }; return; }
   if (field === 'policies') {
-    const keep = new Map((spec.policies || []).map((p) => [p.id, p]));
-    spec.policies = value.map((id) => keep.get(id) || { id });
+    const keep = new Map((spec.policies || []).filter((p) => !p.label).map((p) => [p.id, p]));
+    spec.policies = value.map((id) => keep.get(id) || { id }).concat((spec.policies || []).filter((p) => p.label));
     return;
   }
   const setParam = (p, name) => {
@@ -139,8 +177,16 @@ function setField(spec, field, value, cat) {
   }
   m = /^policies\.([^.]+)\.(.+)$/.exec(field);
   if (m) {
-    const p = (spec.policies || []).find((q) => q.id === m[1]);
+    const p = (spec.policies || []).find((q) => keyOf(q) === m[1]);
     if (p) setParam(p, m[2]);
+    return;
+  }
+  if (field.startsWith('estimate.')) {
+    // A path into the estimate kind's own fields, such as estimate.crawl.initial.
+    const keys = field.split('.');
+    let o = spec;
+    for (const k of keys.slice(0, -1)) o = o[k] = o[k] || {};
+    o[keys[keys.length - 1]] = value;
     return;
   }
   spec[field] = value;
@@ -151,7 +197,8 @@ function paramOf(c, spec, cat) {
   let m = /^params\.(.+)$/.exec(c.field);
   const name = m ? m[1] : (/^policies\.[^.]+\.(.+)$/.exec(c.field) || [])[1];
   if (!name) return null;
-  const ids = m ? (spec.policies || []).map((p) => p.id) : [c.field.split('.')[1]];
+  const key = c.field.split('.')[1];
+  const ids = m ? (spec.policies || []).map((p) => p.id) : [((spec.policies || []).find((p) => keyOf(p) === key) || { id: key }).id];
   for (const id of ids) {
     const d = cat.policies.find((x) => x.id === id);
     const p = d && (d.params || []).find((q) => q.name === name);
@@ -266,7 +313,7 @@ class Experiment {
         return el('div', { class: 'control' }, el('label', { for: id, text: c.label }), sel, help);
       }
       case 'policies': {
-        const ids = c.options && c.options.length ? c.options : this.cat.policies.filter((p) => p.kind === 'refresh').map((p) => p.id);
+        const ids = c.options && c.options.length ? c.options : this.cat.policies.filter((p) => p.kind === (this.spec.kind || 'refresh')).map((p) => p.id);
         const boxes = ids.map((pid) => {
           const d = this.cat.policies.find((p) => p.id === pid);
           const bid = `${id}-${pid}`;
@@ -359,6 +406,7 @@ class Experiment {
         v = resolved !== undefined ? resolved : fallback();
       }
       if (v === undefined || v === null) v = fallback();
+      if (isAuto && typeof v === 'number') v = Number(v.toPrecision(4)); // a computed value, shown rounded
       range.value = v;
       number.value = v;
       shown.textContent = isAuto ? `${v} (auto)` : String(v);
@@ -444,7 +492,14 @@ class Experiment {
     const affordable = Math.floor(PREVIEW_MS / this.msPerRepeat);
     if (affordable >= full) return null;
     const repeats = Math.max(1, affordable);
-    return { spec: { ...clone(spec), repeats }, repeats, of: full };
+    const out = { spec: { ...clone(spec), repeats }, repeats, of: full };
+    if (spec.kind === 'estimate' && affordable < 1 && this.estimatePages) {
+      // One repeat is over the budget: preview fewer simulated pages too
+      // (the MAD is a median, so a smaller sample draws the same shape).
+      const pages = Math.max(50, Math.floor(this.estimatePages * PREVIEW_MS / this.msPerRepeat));
+      out.spec.estimate = { ...(out.spec.estimate || {}), pages };
+    }
+    return out;
   }
 
   async run(full, inputAt, preview) {
@@ -499,7 +554,10 @@ class Experiment {
     const s = result.spec;
     const unit = result.dataset.cycleUnit || 'cycle';
     const where = engineName === 'wasm' ? '(WebAssembly in this tab)' : '(server)';
-    const shape = `${s.policies.length} ${s.policies.length === 1 ? 'policy' : 'policies'} × ${s.repeats} repeats × ${s.cycles} ${unit}${s.cycles === 1 ? '' : 's'} of ${result.dataset.pages.toLocaleString()} pages`;
+    const es = s.estimate;
+    const shape = s.kind === 'estimate' && es
+      ? `${s.policies.length} ${s.policies.length === 1 ? 'estimator' : 'estimators'} × ${s.repeats} repeats × ${es.epochs} crawls of ${es.pages.toLocaleString()} pages${result.sweep ? ` × ${result.sweep.values.length + 1} settings` : ''}`
+      : `${s.policies.length} ${s.policies.length === 1 ? 'policy' : 'policies'} × ${s.repeats} repeats × ${s.cycles} ${unit}${s.cycles === 1 ? '' : 's'} of ${result.dataset.pages.toLocaleString()} pages`;
     this.setStatus(preview
       ? `Preview from ${preview.repeats} of ${preview.of} repeats: ran in ${Math.round(runMs)} ms. All ${preview.of} follow when you pause.`
       : `${shape}: ran in ${Math.round(runMs)} ms, drawn in ${Math.round(total - runMs)} ms ${where}.`);
@@ -549,6 +607,7 @@ class Experiment {
   }
 
   renderReadouts(result) {
+    if (result.spec.kind === 'estimate') { this.renderEstimateReadouts(result); return; }
     const metrics = (this.config.readouts || ['changeRatio', 'freshness', 'age']).map((m) => this.metric(m));
     const hasExpect = result.policies.some((p) => p.expectedChangeRatio !== undefined);
     const unit = result.dataset.cycleUnit || 'cycle';
@@ -568,6 +627,49 @@ class Experiment {
     this.readouts.replaceChildren(el('table', { class: 'numbers' }, caption, el('thead', {}, head), el('tbody', {}, rows)));
   }
 
+  /** The numbers table of an estimate run: headline MAD and edge share, and per epoch. */
+  renderEstimateReadouts(result) {
+    const es = result.spec.estimate || {};
+    this.estimatePages = es.pages;
+    const metrics = (this.config.readouts || ['mad', 'edgeShare']).map((m) => this.metric(m)).filter((m) => appliesTo(m, 'estimate'));
+    const better = (m) => (m.better === 'lower' ? ' ↓' : m.better === 'higher' ? ' ↑' : '');
+    const head = el('tr', {}, el('th', { scope: 'col', text: 'Estimator' }),
+      metrics.map((m) => el('th', { scope: 'col', title: m.help }, m.name, m.unit === 'per day' ? ' (per day)' : '', el('span', { class: 'better', text: better(m), 'aria-label': `${m.better} is better` }))));
+    const rows = result.policies.map((p) => el('tr', {},
+      el('th', { scope: 'row' }, p.name),
+      metrics.map((m) => {
+        const s = headline(p, m.id);
+        if (!s) return el('td', {}, '–');
+        const h = halfWidth(s);
+        return el('td', {}, el('span', { class: 'num', text: fmt(m, s.mean) }), h !== null ? el('span', { class: 'pm', text: ` ± ${fmt(m, h)}` }) : null);
+      })));
+    const how = es.every ? `real histories observed every ${es.every} ${result.dataset.cycleUnit || 'cycle'}s` :
+      `${es.pages} pages, ${es.crawl.mode} crawl from ${es.crawl.initial} day${es.crawl.initial === 1 ? '' : 's'}${es.crawl.mode === 'sequential' ? ` at ${es.crawl.fraction} of the estimate` : ''}`;
+    const what = metrics.map((m) => (m.id === 'estimate' ? `the mean estimate after the last of ${es.epochs} crawls` : m.id === 'mad' ? `MAD pooled over the first ${es.pool} of ${es.epochs} crawls` : m.id === 'edgeShare' ? `the edge share over the first ${es.pool}` : m.name)).join(', ');
+    const caption = el('caption', {}, `Shown: ${what}; mean over ${result.spec.repeats} repeats, ± the half-width of the 95% interval. ${result.dataset.name}: ${how}, seed ${result.spec.seed}.`);
+    // Per epoch: MAD and edge share of each estimator, at a few epochs.
+    const n = result.policies.length ? result.policies[0].estimate.mad.mean.length : 0;
+    const epochs = [...new Set([1, 2, 3, 5, 10, 20, 50, 100, n].filter((e) => e <= n))];
+    const mad = this.metric('mad');
+    const ratio = { unit: 'ratio' };
+    const perTable = () => {
+      const perHead = el('tr', {}, el('th', { scope: 'col', text: 'Epoch' }), result.policies.map((p) => el('th', { scope: 'col', text: p.name })));
+      const perRows = epochs.map((e) => el('tr', {}, el('th', { scope: 'row', text: String(e) }), result.policies.map((p) => {
+        const m = at(p.estimate.mad, e - 1);
+        const g = at(p.estimate.edge, e - 1);
+        return el('td', { text: `${fmt(mad, m.mean)}${g.mean ? ` (edge ${fmt(ratio, g.mean)})` : ''}` });
+      })));
+      return el('table', { class: 'data-table' }, el('caption', { text: 'MAD in changes per day after each epoch, and the share of estimates in an edge case where there are any; mean over repeats.' }), el('thead', {}, perHead), el('tbody', {}, perRows));
+    };
+    // Built when opened, not on every redraw; it stays open across redraws.
+    const per = el('details', { class: 'data per-epoch', open: !!this.perEpochOpen }, el('summary', { text: 'Per epoch: MAD (edge share)' }), this.perEpochOpen ? perTable() : null);
+    per.addEventListener('toggle', () => {
+      this.perEpochOpen = per.open;
+      if (per.open && !per.querySelector('table')) per.append(perTable());
+    });
+    this.readouts.replaceChildren(el('table', { class: 'numbers' }, caption, el('thead', {}, head), el('tbody', {}, rows)), per);
+  }
+
   renderCharts(result, svgs) {
     this.svgs = svgs;
     const figs = this.config.charts.map((ch, i) => {
@@ -577,7 +679,7 @@ class Experiment {
       const cap = el('figcaption', {}, ch.caption || '');
       // The table is built when opened (or copied via the JSON/CSV
       // exports), not on every redraw.
-      const makeTable = () => (ch.type === 'bars' ? barsTable(result, m, ch) : ch.type === 'sweep' ? sweepTable(result, m, ch) : ch.type === 'sites' ? sitesTable(result, ch) : cyclesTable(result, m, ch));
+      const makeTable = () => (ch.type === 'bars' ? barsTable(result, m, ch) : ch.type === 'sweep' || ch.type === 'estimate-sweep' ? sweepTable(result, m, ch) : ch.type === 'sites' ? sitesTable(result, ch) : ch.type.startsWith('estimate-') ? estimateTable(result, m, ch) : cyclesTable(result, m, ch));
       const open = this.openTables && this.openTables.has(i);
       const details = el('details', { class: 'data', open }, el('summary', { text: 'Data table' }), open ? makeTable() : null);
       details.addEventListener('toggle', () => {
@@ -598,9 +700,12 @@ class Experiment {
 
   renderLive(result) {
     for (const o of document.querySelectorAll('output.live')) {
-      const p = result.policies.find((q) => q.id === o.dataset.policy);
+      const p = result.policies.find((q) => keyOf(q) === o.dataset.policy);
       if (!p) { o.textContent = '–'; continue; }
-      if (o.dataset.metric === 'expectedChangeRatio') {
+      const est = estimateLive(result, p, o.dataset.metric);
+      if (est !== undefined) {
+        o.textContent = est;
+      } else if (o.dataset.metric === 'expectedChangeRatio') {
         o.textContent = p.expectedChangeRatio !== undefined ? p.expectedChangeRatio.toFixed(3) : '–';
       } else {
         const h = headline(p, o.dataset.metric);
@@ -659,7 +764,7 @@ function svgNode(text) {
 }
 
 function cyclesTable(result, m, ch) {
-  const pols = result.policies.filter((p) => !ch.policies || ch.policies.length === 0 || ch.policies.includes(p.id));
+  const pols = result.policies.filter((p) => !ch.policies || ch.policies.length === 0 || ch.policies.includes(keyOf(p)));
   const unit = result.dataset.cycleUnit || 'cycle';
   const n = result.spec.cycles;
   const head = el('tr', {}, el('th', { scope: 'col', text: unit }), pols.map((p) => el('th', { scope: 'col', text: p.name })));
@@ -674,10 +779,45 @@ function cyclesTable(result, m, ch) {
   return el('table', { class: 'data-table' }, el('caption', { text: `${m.name} per ${unit}: mean ± 95% half-width over ${result.spec.repeats} repeats` }), el('thead', {}, head), el('tbody', {}, rows));
 }
 
+/** The data behind an estimate chart: per epoch, or the paths, or the prior's bins. */
+function estimateTable(result, m, ch) {
+  const pols = result.policies.filter((p) => p.estimate && (!ch.policies || ch.policies.length === 0 || ch.policies.includes(keyOf(p))));
+  if (pols.length === 0) return el('p', { text: 'No estimator here.' });
+  if (ch.type === 'estimate-paths') {
+    const p = pols[0];
+    const head = el('tr', {}, ['Initial interval (days)', 'Estimated period per epoch (hours; * edge case)'].map((t) => el('th', { scope: 'col', text: t })));
+    const rows = p.estimate.paths.map((q) => el('tr', {}, el('th', { scope: 'row', text: q.initial.toFixed(2) }),
+      el('td', { text: q.steps.map((st) => (st.rate > 0 ? (24 / st.rate).toFixed(0) : '∞') + (st.edge ? '*' : '')).join(' ') })));
+    return el('table', { class: 'data-table' }, el('caption', { text: `${p.name}: estimation paths of one page` }), el('thead', {}, head), el('tbody', {}, rows));
+  }
+  if (ch.type === 'estimate-prior') {
+    const p = pols.find((q) => q.estimate.prior && q.estimate.prior.induced) || pols.find((q) => q.estimate.prior);
+    if (!p) return el('p', { text: 'No estimator here has a prior.' });
+    const pr = p.estimate.prior;
+    const head = el('tr', {}, ['Period from (days)', 'to', 'Empirical', 'Induced'].map((t) => el('th', { scope: 'col', text: t })));
+    const rows = pr.empirical.map((x, k) => el('tr', {}, el('td', { text: pr.edges[k].toFixed(3) }), el('td', { text: pr.edges[k + 1].toFixed(3) }),
+      el('td', { text: x.toPrecision(3) }), el('td', { text: pr.induced ? pr.induced[k].toPrecision(3) : '–' })));
+    return el('table', { class: 'data-table' }, el('caption', { text: `${p.name}: probability of each bin of change period` }), el('thead', {}, head), el('tbody', {}, rows));
+  }
+  const n = Math.max(...pols.map((p) => (perSeries(p, m.id) || { mean: [] }).mean.length));
+  const head = el('tr', {}, el('th', { scope: 'col', text: 'Epoch' }), pols.map((p) => el('th', { scope: 'col', text: p.name })));
+  const rows = [];
+  for (let e = 0; e < n; e++) {
+    rows.push(el('tr', {}, el('th', { scope: 'row', text: String(e + 1) }), pols.map((p) => {
+      const ser = perSeries(p, m.id);
+      if (!ser || e >= ser.mean.length) return el('td', { text: '–' });
+      const s = at(ser, e);
+      const h = halfWidth(s);
+      return el('td', { text: fmt(m, s.mean) + (h !== null ? ` ± ${fmt(m, h)}` : '') });
+    })));
+  }
+  return el('table', { class: 'data-table' }, el('caption', { text: `${m.name} per epoch: mean ± 95% half-width over ${result.spec.repeats} repeats` }), el('thead', {}, head), el('tbody', {}, rows));
+}
+
 function sweepTable(result, m, ch) {
   const sw = result.sweep;
   if (!sw) return el('p', { text: 'No sweep in this result.' });
-  const pols = sw.policies.filter((p) => p[m.id] && (!ch.policies || ch.policies.length === 0 || ch.policies.includes(p.id)));
+  const pols = sw.policies.filter((p) => p[m.id] && (!ch.policies || ch.policies.length === 0 || ch.policies.includes(keyOf(p))));
   const name = sw.field.replace(/^(params|policies\.[^.]+)\./, '');
   const head = el('tr', {}, el('th', { scope: 'col', text: name }), pols.map((p) => el('th', { scope: 'col', text: p.name })));
   const rows = sw.values.map((v, i) => el('tr', {}, el('th', { scope: 'row', text: String(v) }), pols.map((p) => {
@@ -689,7 +829,7 @@ function sweepTable(result, m, ch) {
 }
 
 function sitesTable(result, ch) {
-  const pols = result.policies.filter((p) => p.sites && (!ch.policies || ch.policies.length === 0 || ch.policies.includes(p.id)));
+  const pols = result.policies.filter((p) => p.sites && (!ch.policies || ch.policies.length === 0 || ch.policies.includes(keyOf(p))));
   if (pols.length === 0) return el('p', { text: 'No policy here estimates sites.' });
   const ratio = { unit: 'ratio' };
   const sites = pols[0].sites;
@@ -704,7 +844,7 @@ function sitesTable(result, ch) {
 }
 
 function barsTable(result, m, ch) {
-  const pols = result.policies.filter((p) => !ch.policies || ch.policies.length === 0 || ch.policies.includes(p.id));
+  const pols = result.policies.filter((p) => !ch.policies || ch.policies.length === 0 || ch.policies.includes(keyOf(p)));
   const head = el('tr', {}, ['Policy', 'Mean', '95% low', '95% high', 'Repeats'].map((t) => el('th', { scope: 'col', text: t })));
   const rows = pols.map((p) => {
     const s = headline(p, m.id) || { mean: null, lo: null, hi: null, n: 0 };
@@ -729,11 +869,12 @@ export function toCSV(result, metrics) {
     [result.dataset.id, policy, JSON.stringify(params || {}), point, cycle, metric, st.mean, st.lo, st.hi, st.n, s.budget, s.repeats, s.seed].map(q).join(','));
   for (const p of result.policies) {
     for (const m of metrics) {
+      if (!appliesTo(m, s.kind)) continue;
       const h = headline(p, m.id);
       if (!h) continue;
-      row(p.id, p.params, '', 'all', m.id, h);
-      const per = p.perCycle[m.id];
-      if (per) per.mean.forEach((_, i) => row(p.id, p.params, '', i + 1, m.id, at(per, i)));
+      row(keyOf(p), p.params, '', 'all', m.id, h);
+      const per = perSeries(p, m.id);
+      if (per) per.mean.forEach((_, i) => row(keyOf(p), p.params, '', i + 1, m.id, at(per, i)));
     }
   }
   if (result.sweep) {
@@ -741,7 +882,7 @@ export function toCSV(result, metrics) {
     for (const p of sw.policies) {
       for (const m of metrics) {
         const ser = p[m.id];
-        if (ser) ser.mean.forEach((_, i) => row(p.id, p.params[i], `${sw.field}=${sw.values[i]}`, 'all', m.id, at(ser, i)));
+        if (ser) ser.mean.forEach((_, i) => row(keyOf(p), p.params[i], `${sw.field}=${sw.values[i]}`, 'all', m.id, at(ser, i)));
       }
     }
   }

@@ -1,0 +1,128 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/refreshlab/refreshlab/core/lab"
+)
+
+// estimateResult runs a small estimate spec swept over the initial interval.
+func estimateResult(t *testing.T) *lab.Result {
+	t.Helper()
+	res, err := lab.New().Run(lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 2, Seed: 4,
+		Policies: []lab.PolicySpec{{ID: "mle"}, {ID: "pseudo-mle"}},
+		Estimate: &lab.EstimateSpec{Pages: 200, Epochs: 8, Crawl: lab.EstimateCrawl{PriorStart: true}, Prior: lab.EstimatePriorOptions{Steps: 200, Restarts: 2}},
+		Sweep:    &lab.Sweep{Field: "estimate.initial", Values: []float64{1, 4, 8, 12, 20}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestEstimateCharts draws every estimate chart type and checks each
+// carries what its figure shows.
+func TestEstimateCharts(t *testing.T) {
+	res := estimateResult(t)
+	best, _, ok := BestSweepValue(res, "mle", mustMetric(t, lab.MetricMAD))
+	if !ok {
+		t.Fatal("no best initial interval for mle")
+	}
+	if _, _, ok := BestSweepValue(res, "pseudo-mle", mustMetric(t, lab.MetricMAD)); ok {
+		t.Error("pseudo-mle starting from its prior has a best initial interval")
+	}
+	for _, tc := range []struct {
+		opts ChartOptions
+		want []string
+	}{
+		{ChartOptions{Type: ChartEstimatePaths, Policies: []string{"mle"}}, []string{"no change observed", "every interval changed", "true period 24 h", "start "}},
+		{ChartOptions{Type: ChartEstimateSweep}, []string{"Initial crawl interval (days)", "MLE minimum at " + trimFloat(best)}},
+		{ChartOptions{Type: ChartEstimatePrior}, []string{"empirical p(Δ)", "induced by the pseudo-intervals", "Pseudo-intervals: "}},
+		{ChartOptions{Type: ChartEstimateEpochs}, []string{"best initial interval", "MLE + pseudo-intervals"}},
+		{ChartOptions{Type: ChartEstimateEpochs, Metric: lab.MetricEdgeShare}, []string{"Edge share per crawl epoch"}},
+		{ChartOptions{Type: ChartBars, Metric: lab.MetricMAD}, []string{"MAD by policy"}},
+	} {
+		svg, err := Chart(res, tc.opts)
+		if err != nil {
+			t.Errorf("%+v: %v", tc.opts, err)
+			continue
+		}
+		for _, w := range tc.want {
+			if !bytes.Contains(svg, []byte(w)) {
+				t.Errorf("%s chart lacks %q", tc.opts.Type, w)
+			}
+		}
+	}
+	if _, err := Chart(res, ChartOptions{Type: ChartEstimateEpochs, Metric: lab.MetricChangeRatio}); err == nil {
+		t.Error("an epochs chart of changeRatio drew")
+	}
+	refresh, err := lab.New().Run(lab.Spec{Dataset: lab.DatasetRef{ID: "alqaaideh-jordan"}, Repeats: 2, Policies: []lab.PolicySpec{{ID: "random"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Chart(refresh, ChartOptions{Type: ChartEstimatePaths}); err == nil || !strings.Contains(err.Error(), "estimate result") {
+		t.Errorf("paths chart of a refresh result: %v", err)
+	}
+}
+
+// TestEstimateExpectedChart draws the naive lesson's chart: mean estimate
+// per epoch, its exact expectation and the true rate.
+func TestEstimateExpectedChart(t *testing.T) {
+	res, err := lab.New().Run(lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 5, Seed: 1,
+		Policies: []lab.PolicySpec{{ID: "naive"}, {ID: "cho-garcia-molina"}},
+		Estimate: &lab.EstimateSpec{Rate: 2, Pages: 100, Epochs: 10, Crawl: lab.EstimateCrawl{Mode: "fixed", Initial: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, err := Chart(res, ChartOptions{Type: ChartEstimateEpochs, Metric: lab.MetricRateEstimate, Expected: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"true rate 2 per day", "Naive X/T (exact expectation)", "Cho &amp; Garcia-Molina (exact expectation)"} {
+		if !bytes.Contains(svg, []byte(w)) {
+			t.Errorf("chart lacks %q", w)
+		}
+	}
+}
+
+// TestPoliciesListsEstimate checks GET /api/policies lists the estimate
+// kind and its estimators with their kind.
+func TestPoliciesListsEstimate(t *testing.T) {
+	resp := New(lab.New()).Serve(Request{Method: "GET", Path: "/api/policies"})
+	var out struct {
+		Kinds    []string `json:"kinds"`
+		Policies []struct {
+			ID, Kind string
+		} `json:"policies"`
+	}
+	if err := json.Unmarshal(resp.Body, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(out.Kinds, ","), lab.KindEstimate) {
+		t.Errorf("kinds %v", out.Kinds)
+	}
+	found := false
+	for _, p := range out.Policies {
+		if p.ID == "pseudo-mle" {
+			found = p.Kind == lab.KindEstimate
+		}
+	}
+	if !found {
+		t.Error("pseudo-mle not listed with kind estimate")
+	}
+}
+
+func mustMetric(t *testing.T, id string) lab.Metric {
+	m, ok := lab.MetricByID(id)
+	if !ok {
+		t.Fatal(id)
+	}
+	return m
+}
+
+func trimFloat(v float64) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

@@ -1,0 +1,1097 @@
+package lab
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/refreshlab/refreshlab/core/dataset"
+	"github.com/refreshlab/refreshlab/core/estimate"
+	"github.com/refreshlab/refreshlab/core/estimate/prior"
+	"github.com/refreshlab/refreshlab/core/param"
+	"github.com/refreshlab/refreshlab/core/refresh"
+	"github.com/refreshlab/refreshlab/core/stat"
+)
+
+// EstimateSpec holds the fields of an estimate experiment (Grimes & Ford,
+// seed 004): how many pages to simulate, for how many crawl epochs, on which
+// crawl schedule, and what to return for charts. The shared fields of Spec
+// keep their meaning: dataset (whose pages' true rates, Truth.Rates, are the
+// population, or whose per-cycle truth gives real histories), repeats, seed,
+// policies (estimator ids) and sweep ("estimate.initial", "estimate.rate",
+// … see Lab.With).
+type EstimateSpec struct {
+	// Pages is the number of pages simulated per repeat, their rates the
+	// first Pages of the dataset's true rates (independent draws of its
+	// distribution, so a random sample of it), cycling if there are fewer;
+	// 0 means min(1000, the dataset's pages), §4.2's 1000.
+	Pages int `json:"pages"`
+	// Epochs is the number of crawls per page; 0 means 20.
+	Epochs int `json:"epochs"`
+	// Crawl is the crawl schedule of every page.
+	Crawl EstimateCrawl `json:"crawl"`
+	// Pool is how many first epochs the headline MAD pools, Fig. 4's
+	// "initial 5 crawl epochs"; 0 means min(5, Epochs).
+	Pool int `json:"pool"`
+	// Rate, when positive, gives every simulated page this true rate
+	// (changes per day) instead of the dataset's: one page's estimator
+	// under repeated trials, as §3.2 and Fig. 2 use.
+	Rate float64 `json:"rate,omitempty"`
+	// Paths is how many single-page estimation paths to return for Fig. 2
+	// (0 means 50, at most MaxEstimatePaths); PathRate is their page's true
+	// rate (0 means Rate if set, else 1 per day: Fig. 2's λ = 1/24 per hour);
+	// their initial intervals are spread evenly over (0, PathSpread] days
+	// (0 means 700 hours, Fig. 2's range).
+	Paths      int     `json:"paths"`
+	PathRate   float64 `json:"pathRate"`
+	PathSpread float64 `json:"pathSpread"`
+	// Every, when positive, estimates from real histories instead of
+	// simulating: each page of the dataset observed every Every-th cycle
+	// (dataset.Observe), compared with its rate from the full truth (see
+	// runObserved). A dataset without true rates needs it; 0 on such a
+	// dataset means 2.
+	Every int `json:"every,omitempty"`
+	// Prior tunes the fit of the two pseudo-intervals (pseudo-mle with
+	// "auto" lengths).
+	Prior EstimatePriorOptions `json:"prior"`
+
+	// inSweep marks a sweep's runs, which only keep the headline numbers:
+	// they simulate only the first Pool epochs and no paths (see
+	// SweepSeries.MADPerEpoch and EstimatePolicyResult.Best).
+	inSweep bool
+	// shared is what one run and its sweep's runs share (With copies the
+	// pointer).
+	shared *estimateShared
+}
+
+// estimateShared holds the results of estimators whose numbers do not
+// depend on the swept value, by estimator and spec, within one run.
+type estimateShared struct {
+	runs map[string]*EstimatePolicyResult
+}
+
+// EstimateCrawl is the crawl schedule of Grimes & Ford §4.1.
+type EstimateCrawl struct {
+	// Mode is "sequential" (the default: after each crawl the next interval
+	// is Fraction times the current estimate of the change period) or
+	// "fixed" (every interval is Initial).
+	Mode string `json:"mode"`
+	// Initial is the first interval in days; 0 means 1 day.
+	Initial float64 `json:"initial"`
+	// Fraction of the estimated period for the next interval; 0 means 0.8,
+	// §4.1's "80% of the estimate".
+	Fraction float64 `json:"fraction"`
+	// PriorStart lets estimators with a prior (pseudo-mle, posterior-mean,
+	// posterior-mode) choose the first interval themselves, Fraction times
+	// the period their prior alone estimates (§5 step 1), instead of
+	// Initial; a sweep over estimate.initial then leaves them flat.
+	PriorStart bool `json:"priorStart,omitempty"`
+}
+
+// EstimatePriorOptions tune prior.Fit; 0 means its defaults.
+type EstimatePriorOptions struct {
+	Steps    int `json:"steps"`
+	Restarts int `json:"restarts"`
+}
+
+// Limits and defaults of an estimate spec.
+const (
+	DefaultEstimatePages  = 1000
+	DefaultEstimateEpochs = 20
+	DefaultEstimatePool   = 5
+	DefaultEstimatePaths  = 50
+	DefaultFraction       = 0.8
+	MaxEstimatePages      = 200000
+	MaxEstimateEpochs     = 1000
+	MaxEstimatePaths      = 200
+	// DefaultPathSpread is Fig. 2's range of initial intervals, 700 hours.
+	DefaultPathSpread = 700 * estimate.Hour
+	// PriorHourlyDays is how far the empirical prior keeps §4.3's 1-hour
+	// bins; beyond it, PriorLogBins bins spaced evenly in log Δ reach the
+	// longest period (the paper does not say how far its grid goes; 720
+	// hourly bins keep the fit and the posterior quick).
+	PriorHourlyDays = 30
+	PriorLogBins    = 60
+)
+
+// FitSeed seeds prior.Fit's random stream.
+const FitSeed = 20080101
+
+// Crawl modes.
+const (
+	CrawlSequential = "sequential"
+	CrawlFixed      = "fixed"
+)
+
+// EstimatePolicyResult is what an estimate run adds to a PolicyResult.
+// Per-epoch series are summarised across repeats (index e: the estimate
+// after e+1 crawls); rates are in changes per day.
+type EstimatePolicyResult struct {
+	// MAD is the median over pages of |λ̂ − λ| at each epoch (§4.2, §5).
+	MAD stat.Series `json:"mad"`
+	// MADPeriod is the median of |1/λ̂ − 1/λ| in days (§5 reports hours).
+	MADPeriod stat.Series `json:"madPeriod"`
+	// NoChange and AllChanged are the shares of pages in that edge case,
+	// Edge their sum (Fig. 2's blue and red points).
+	NoChange   stat.Series `json:"noChange"`
+	AllChanged stat.Series `json:"allChanged"`
+	Edge       stat.Series `json:"edge"`
+	// EdgeShare is the share of pages in an edge case, pooled over the
+	// first Pool epochs.
+	EdgeShare stat.Summary `json:"edgeShare"`
+	// Mean is the mean estimate over pages; Interval the mean crawl
+	// interval in days.
+	Mean     stat.Series `json:"mean"`
+	Interval stat.Series `json:"interval"`
+	// Expected is the exact expected estimate at each epoch, where it is
+	// known: every page with one rate (spec Rate) crawled at a fixed
+	// interval, for naive, cho-garcia-molina and mle (see expectedEstimate).
+	Expected []float64 `json:"expected,omitempty"`
+	// TrueRate is the rate every page has, when the spec sets one.
+	TrueRate float64 `json:"trueRate,omitempty"`
+	// Pages is how many pages each epoch compared (real histories: the
+	// pages observed at least once and whose reference rate is defined);
+	// Excluded how many were left out for want of a reference.
+	Pages    int `json:"pages"`
+	Excluded int `json:"excluded,omitempty"`
+	// Paths are single-page estimation paths for Fig. 2.
+	Paths []EstimatePath `json:"paths,omitempty"`
+	// Prior is the fitted prior, for estimators that use one.
+	Prior *EstimatePrior `json:"prior,omitempty"`
+	// Best is the run at the first interval with the lowest headline MAD
+	// of a sweep over estimate.initial, for estimators whose MAD depends on
+	// it (Fig. 7's "best uniform initial interval").
+	Best *EstimateBest `json:"best,omitempty"`
+
+	headline stat.Summary // PolicyResult.MAD
+}
+
+// EstimateBest is an estimator run at the best first interval of a sweep.
+type EstimateBest struct {
+	Initial   float64      `json:"initial"` // days
+	MAD       stat.Summary `json:"mad"`     // headline, at this start
+	MADSeries stat.Series  `json:"madSeries"`
+	Edge      stat.Series  `json:"edge"`
+}
+
+// EstimatePath is one page's estimation path: its first interval, its true
+// rate and one step per epoch.
+type EstimatePath struct {
+	Initial float64     `json:"initial"`
+	Rate    float64     `json:"rate"`
+	Steps   []EstimStep `json:"steps"`
+}
+
+// EstimStep is one epoch of a path: the interval crawled (days), whether
+// the page had changed, the estimate and its edge case ("", "noChange",
+// "allChanged").
+type EstimStep struct {
+	Interval float64 `json:"t"`
+	Changed  bool    `json:"z"`
+	Rate     float64 `json:"rate"`
+	Edge     string  `json:"edge,omitempty"`
+}
+
+// EstimatePrior is the prior an estimator used: the empirical distribution
+// of change periods (§4.3's p(Δ)), and for pseudo-mle the two fitted
+// pseudo-intervals, the prior they induce on the same bins (Fig. 6) and the
+// spread of the fit across restarts (§4.4).
+type EstimatePrior struct {
+	Edges     []float64 `json:"edges"` // days
+	Empirical []float64 `json:"empirical"`
+	Outside   float64   `json:"outside"` // empirical share beyond the bins
+	Induced   []float64 `json:"induced,omitempty"`
+	Changed   float64   `json:"changed,omitempty"`   // days
+	Unchanged float64   `json:"unchanged,omitempty"` // days
+	Fitted    bool      `json:"fitted,omitempty"`
+	Loss      float64   `json:"loss,omitempty"`
+	// The restarts' range of final losses and lengths.
+	LossMin      float64 `json:"lossMin,omitempty"`
+	LossMax      float64 `json:"lossMax,omitempty"`
+	ChangedMin   float64 `json:"changedMin,omitempty"`
+	ChangedMax   float64 `json:"changedMax,omitempty"`
+	UnchangedMin float64 `json:"unchangedMin,omitempty"`
+	UnchangedMax float64 `json:"unchangedMax,omitempty"`
+	Restarts     int     `json:"restarts,omitempty"`
+}
+
+// Estimator ids of the catalog.
+const (
+	EstNaive         = "naive"
+	EstCGM           = "cho-garcia-molina"
+	EstMLE           = "mle"
+	EstPseudoMLE     = "pseudo-mle"
+	EstPosteriorMean = "posterior-mean"
+	EstPosteriorMode = "posterior-mode"
+	EstWeighted      = "weighted"
+	EstDOverV        = "d-over-v"
+)
+
+// EstimateDescriptors lists the estimators of the estimate kind. Their New
+// is nil: they are not refresh policies; runEstimate builds them.
+func EstimateDescriptors() []refresh.Descriptor {
+	const gf = "Grimes & Ford, Estimation of Web Page Change Rates (2008)"
+	ds := []refresh.Descriptor{
+		{ID: EstNaive, Name: "Naive X/T", Paper: gf + " §3.2",
+			Summary: "Changed intervals over total time: counts at most one change per interval, so it is biased low and never exceeds one change per interval."},
+		{ID: EstCGM, Name: "Cho & Garcia-Molina", Paper: gf + " eq. 1 (Cho & Garcia-Molina, TOIT 2003)",
+			Summary: "Bias-reduced estimator for regular intervals: −ln((n − X + 0.5)/(n + 0.5)) per interval."},
+		{ID: EstMLE, Name: "MLE", Paper: gf + " eq. 2, §3.3",
+			Summary: "Maximum likelihood for irregular intervals, with the paper's substitutes when nothing or everything changed (1/Σt and 1/min t)."},
+		{ID: EstPseudoMLE, Name: "MLE + pseudo-intervals", Paper: gf + " §4.4",
+			Summary: "The MLE with one changed and one unchanged fake interval prepended, fitted so the prior they induce matches the dataset's rates: no edge cases.",
+			Params: []param.Param{
+				param.Param{Name: "changed", Type: param.Float, Auto: "fitted", Step: 0.01, Help: "Length of the changed pseudo-interval, days; left out, it is fitted to the dataset's change periods by annealed Metropolis-Hastings (§4.4)."}.Range(1e-3, 1e4),
+				param.Param{Name: "unchanged", Type: param.Float, Auto: "fitted", Step: 0.01, Help: "Length of the unchanged pseudo-interval, days; left out, fitted with changed."}.Range(1e-3, 1e4),
+			}},
+		{ID: EstPosteriorMean, Name: "Posterior mean", Paper: gf + " §4.3",
+			Summary: "Bayes estimate under the dataset's empirical prior of change periods, 1-hour bins."},
+		{ID: EstPosteriorMode, Name: "Posterior mode", Paper: gf + " §4.3",
+			Summary: "Most probable rate under the dataset's empirical prior, 1-hour bins."},
+		{ID: EstWeighted, Name: "History-weighted", Paper: "Tan et al., WebDB 2007, §4.2 eq. 5",
+			Summary: "Weighted share of changed intervals over the weighted mean interval: nad, sad, aad or gad weights.",
+			Params: []param.Param{
+				{Name: "scheme", Type: param.Enum, Default: "nad", Options: []string{"nad", "sad", "aad", "gad"}, Help: "nad: all intervals alike; sad: the latest only; aad: arithmetically more weight to recent ones; gad: geometrically."},
+				param.Param{Name: "window", Type: param.Int, Default: 0.0, Step: 1, Help: "Keep only the latest intervals (0: all)."}.Range(0, 1000),
+			}},
+		{ID: EstDOverV, Name: "D/V", Paper: "Al-Qaaideh (MSc thesis, 2009) §3.3.2.2",
+			Summary: "Changes over the last V versions, per day of those intervals.",
+			Params: []param.Param{
+				param.Param{Name: "v", Type: param.Int, Default: 5.0, Step: 1, Help: "Versions kept (intervals); 0 uses the whole history."}.Range(0, 1000),
+			}},
+	}
+	for i := range ds {
+		ds[i].Kind = KindEstimate
+		if ds[i].Params == nil {
+			ds[i].Params = []param.Param{}
+		}
+	}
+	return ds
+}
+
+// hasPrior reports whether an estimator id uses a prior, so can choose its
+// own first interval and has no edge cases.
+func hasPrior(id string) bool {
+	return id == EstPseudoMLE || id == EstPosteriorMean || id == EstPosteriorMode
+}
+
+// resolveEstimate checks an estimate spec and fills in its defaults.
+func (l *Lab) resolveEstimate(spec Spec) (Spec, *dataset.Dataset, error) {
+	if spec.Dataset.ID == "" {
+		return spec, nil, specErr("dataset.id", "missing: name a dataset (one of %s)", l.datasetIDs())
+	}
+	d, ok := l.Dataset(spec.Dataset.ID)
+	if !ok {
+		return spec, nil, specErr("dataset.id", "unknown dataset %q (expected one of %s)", spec.Dataset.ID, l.datasetIDs())
+	}
+	var es EstimateSpec
+	if spec.Estimate != nil {
+		es = *spec.Estimate
+	}
+	if spec.Budget != 0 || spec.Cycles != 0 {
+		return spec, nil, specErr("budget", "an estimate experiment has no budget or cycles: set estimate.epochs and estimate.crawl")
+	}
+	switch {
+	case es.Every < 0 || es.Every > max(1, d.Truth.Cycles()):
+		return spec, nil, specErr("estimate.every", "must be between 1 and the dataset's %d cycles, got %d", d.Truth.Cycles(), es.Every)
+	case es.Every == 0 && d.Truth.Rates == nil && es.Rate == 0:
+		es.Every = 2
+	}
+	if es.Every > 0 && es.Rate != 0 {
+		return spec, nil, specErr("estimate.rate", "real histories (estimate.every) have the dataset's own rates: leave rate out")
+	}
+	switch {
+	case es.Pages == 0:
+		es.Pages = min(DefaultEstimatePages, len(d.Pages))
+		if es.Every > 0 {
+			es.Pages = len(d.Pages)
+		}
+	case es.Pages < 1 || es.Pages > MaxEstimatePages:
+		return spec, nil, specErr("estimate.pages", "must be between 1 and %d, got %d", MaxEstimatePages, es.Pages)
+	}
+	if es.Every > 0 {
+		es.Pages = min(es.Pages, len(d.Pages))
+	}
+	switch {
+	case es.Epochs == 0:
+		es.Epochs = DefaultEstimateEpochs
+	case es.Epochs < 1 || es.Epochs > MaxEstimateEpochs:
+		return spec, nil, specErr("estimate.epochs", "must be between 1 and %d, got %d", MaxEstimateEpochs, es.Epochs)
+	}
+	switch {
+	case es.Pool == 0:
+		es.Pool = min(DefaultEstimatePool, es.Epochs)
+	case es.Pool < 1 || es.Pool > es.Epochs:
+		return spec, nil, specErr("estimate.pool", "must be between 1 and the %d epochs, got %d", es.Epochs, es.Pool)
+	}
+	if es.inSweep {
+		es.Epochs = es.Pool // the headline needs no more
+	}
+	switch es.Crawl.Mode {
+	case "":
+		es.Crawl.Mode = CrawlSequential
+	case CrawlSequential, CrawlFixed:
+	default:
+		return spec, nil, specErr("estimate.crawl.mode", "unknown mode %q (expected %q or %q)", es.Crawl.Mode, CrawlSequential, CrawlFixed)
+	}
+	switch {
+	case es.Crawl.Initial == 0:
+		es.Crawl.Initial = 1
+	case !(es.Crawl.Initial >= estimate.MinInterval && es.Crawl.Initial <= 1e6):
+		return spec, nil, specErr("estimate.crawl.initial", "must be a positive number of days up to 1e6, got %v", es.Crawl.Initial)
+	}
+	switch {
+	case es.Crawl.Mode == CrawlFixed:
+		es.Crawl.Fraction = 0
+	case es.Crawl.Fraction == 0:
+		es.Crawl.Fraction = DefaultFraction
+	case !(es.Crawl.Fraction > 0 && es.Crawl.Fraction <= 100):
+		return spec, nil, specErr("estimate.crawl.fraction", "must be in (0, 100], got %v", es.Crawl.Fraction)
+	}
+	if !(es.Rate >= 0 && es.Rate <= 1e6) {
+		return spec, nil, specErr("estimate.rate", "must be between 0 and 1e6 changes per day, got %v", es.Rate)
+	}
+	switch {
+	case es.Paths == 0:
+		es.Paths = DefaultEstimatePaths
+	case es.Paths < 0 || es.Paths > MaxEstimatePaths:
+		return spec, nil, specErr("estimate.paths", "must be between 1 and %d, got %d", MaxEstimatePaths, es.Paths)
+	}
+	switch {
+	case es.PathRate == 0 && es.Rate > 0:
+		es.PathRate = es.Rate
+	case es.PathRate == 0:
+		es.PathRate = 1
+	case !(es.PathRate > 0 && es.PathRate <= 1e6):
+		return spec, nil, specErr("estimate.pathRate", "must be in (0, 1e6] changes per day, got %v", es.PathRate)
+	}
+	switch {
+	case es.PathSpread == 0:
+		es.PathSpread = DefaultPathSpread
+	case !(es.PathSpread > 0 && es.PathSpread <= 1e6):
+		return spec, nil, specErr("estimate.pathSpread", "must be in (0, 1e6] days, got %v", es.PathSpread)
+	}
+	if es.Prior.Steps < 0 || es.Prior.Steps > 100000 {
+		return spec, nil, specErr("estimate.prior.steps", "must be between 1 and 100000, got %d", es.Prior.Steps)
+	}
+	if es.Prior.Restarts < 0 || es.Prior.Restarts > 100 {
+		return spec, nil, specErr("estimate.prior.restarts", "must be between 1 and 100, got %d", es.Prior.Restarts)
+	}
+	if es.Prior.Steps == 0 {
+		es.Prior.Steps = 1000
+	}
+	if es.Prior.Restarts == 0 {
+		es.Prior.Restarts = 8
+	}
+	switch {
+	case es.Every > 0:
+		spec.Repeats = 1 // real histories hold no randomness
+	case spec.Repeats == 0:
+		spec.Repeats = DefaultRepeats
+	case spec.Repeats < 0 || spec.Repeats > MaxRepeats:
+		return spec, nil, specErr("repeats", "must be between 1 and %d, got %d", MaxRepeats, spec.Repeats)
+	}
+	if len(spec.Policies) == 0 {
+		return spec, nil, specErr("policies", "empty: name at least one estimator (one of %s)", l.policyIDsOf(KindEstimate))
+	}
+	if len(spec.Policies) > MaxPolicies {
+		return spec, nil, specErr("policies", "at most %d estimators per run, got %d", MaxPolicies, len(spec.Policies))
+	}
+	points := 1.0
+	if spec.Sweep != nil {
+		if err := checkSweep(spec.Sweep); err != nil {
+			return spec, nil, err
+		}
+		points += float64(len(spec.Sweep.Values))
+	}
+	if work := float64(es.Pages) * float64(es.Epochs) * float64(spec.Repeats) * float64(len(spec.Policies)) * points; work > MaxWork/10 {
+		return spec, nil, specErr("repeats", "too much work: %d pages × %d epochs × %d repeats × %d estimators × %.0f runs exceeds %.0g page-epochs; use fewer repeats",
+			es.Pages, es.Epochs, spec.Repeats, len(spec.Policies), points, MaxWork/10)
+	}
+	ps := make([]PolicySpec, len(spec.Policies))
+	for i, p := range spec.Policies {
+		desc, ok := l.policy(p.ID)
+		if !ok || desc.Kind != KindEstimate {
+			return spec, nil, specErr(fmt.Sprintf("policies[%d].id", i), "unknown estimator %q (expected one of %s)", p.ID, l.policyIDsOf(KindEstimate))
+		}
+		vals, err := param.Check(desc.Params, p.Params)
+		if err != nil {
+			return spec, nil, specErr(fmt.Sprintf("policies[%d].params", i), "%s: %v", p.ID, err)
+		}
+		ps[i] = PolicySpec{ID: p.ID, Label: p.Label, Params: vals}
+	}
+	if err := checkKeys(l, ps); err != nil {
+		return spec, nil, err
+	}
+	spec.Policies = ps
+	spec.Estimate = &es
+	return spec, d, nil
+}
+
+// runEstimate resolves and runs an estimate spec.
+func (l *Lab) runEstimate(spec Spec) (res *Result, err error) {
+	spec, d, err := l.resolveEstimate(spec)
+	if err != nil {
+		return nil, err
+	}
+	if spec.Estimate.shared == nil {
+		spec.Estimate.shared = &estimateShared{runs: map[string]*EstimatePolicyResult{}}
+	}
+	es := *spec.Estimate
+	res = &Result{Spec: spec, Dataset: d.Info}
+	res.Spec.Policies = slices.Clone(spec.Policies)
+	e := &estimateRun{l: l, d: d, spec: spec, es: es, memo: l.memoFor(d.Info.ID)}
+	if es.Every > 0 {
+		if err := e.observe(); err != nil {
+			return nil, err
+		}
+	} else {
+		e.rates = make([]float64, es.Pages)
+		for i := range e.rates {
+			if es.Rate > 0 {
+				e.rates[i] = es.Rate
+			} else {
+				e.rates[i] = d.Truth.Rates[i%len(d.Truth.Rates)]
+			}
+		}
+	}
+	for i, ps := range spec.Policies {
+		desc, _ := l.policy(ps.ID)
+		pr, err := e.policy(i, desc)
+		if err != nil {
+			return nil, err
+		}
+		res.Spec.Policies[i].Params = pr.Params
+		if ps.Label != "" {
+			pr.Label, pr.Name = ps.Label, pr.Name+" ("+ps.Label+")"
+		}
+		res.Policies = append(res.Policies, pr)
+	}
+	if spec.Sweep != nil {
+		if res.Sweep, err = l.runSweep(spec); err != nil {
+			return nil, err
+		}
+		if res.Sweep.Field == "estimate.initial" {
+			if err := e.best(res); err != nil {
+				return nil, err
+			}
+		}
+	}
+	echo := *spec.Estimate
+	echo.shared = nil
+	res.Spec.Estimate = &echo
+	return res, nil
+}
+
+// best reruns, over every epoch, each estimator whose headline MAD varies
+// along the sweep over estimate.initial at the value where it is smallest
+// (the first such value), and records it as the policy's Best.
+func (e *estimateRun) best(res *Result) error {
+	sw := res.Sweep
+	for i := range res.Policies {
+		pr := &res.Policies[i]
+		if i >= len(sw.Policies) || len(sw.Policies[i].MAD) != len(sw.Values) {
+			continue
+		}
+		mad := sw.Policies[i].MAD
+		at, flat := 0, true
+		for k, v := range mad {
+			if v.Mean != mad[0].Mean {
+				flat = false
+			}
+			if v.Mean < mad[at].Mean {
+				at = k
+			}
+		}
+		if flat {
+			continue
+		}
+		run := *e
+		run.es.Crawl.Initial = sw.Values[at]
+		run.es.Paths = 0
+		desc, _ := e.l.policy(pr.ID)
+		vals := make(param.Values, len(pr.Params))
+		for k, v := range pr.Params {
+			vals[k] = v
+		}
+		est, _, _, err := run.estimator(i, vals)
+		if err != nil {
+			return specErr(fmt.Sprintf("policies[%d]", i), "%s: %v", desc.ID, err)
+		}
+		run.es.inSweep = true // no paths; all epochs
+		r, err := run.runSimulated(desc.ID, est)
+		if err != nil {
+			return specErr("sweep.values", "%s at %v: %v", desc.ID, sw.Values[at], err)
+		}
+		pr.Estimate.Best = &EstimateBest{Initial: sw.Values[at], MAD: r.headline, MADSeries: r.MAD, Edge: r.Edge}
+	}
+	return nil
+}
+
+// estimateRun is one estimate run's shared state.
+type estimateRun struct {
+	l    *Lab
+	d    *dataset.Dataset
+	spec Spec
+	es   EstimateSpec
+	memo func(string, func() (any, error)) (any, error)
+	// Simulation: the pages' true rates.
+	rates []float64
+	// Real histories: each page's observations and reference rate (NaN
+	// where undefined).
+	obs []dataset.Observation
+	ref []float64
+	// refAll is every page's reference rate, for the empirical prior.
+	refAll []float64
+}
+
+// observe prepares real histories: every page observed every k-th cycle,
+// and its reference rate.
+//
+// Our reading of "compare with the page's rate from the full truth": where
+// the dataset knows each page's generating rate (Truth.Rates) that is the
+// reference; otherwise it is the MLE of eq. 2 on the page's full-resolution
+// history (every cycle observed, k = 1), the most the per-cycle truth can
+// say about a Poisson rate: unlike changes/time it corrects for several
+// changes falling in one cycle. Pages whose full history is itself an edge
+// case (never or always changed) have no interior estimate, so no
+// reference, and are left out (counted in Excluded).
+func (e *estimateRun) observe() error {
+	key := fmt.Sprintf("estimate.observe/%d", e.es.Every)
+	v, err := e.memo(key, func() (any, error) {
+		obs, err := dataset.Observe(e.d, e.es.Every)
+		if err != nil {
+			return nil, err
+		}
+		ref := make([]float64, len(obs))
+		if e.d.Truth.Rates != nil {
+			copy(ref, e.d.Truth.Rates)
+		} else {
+			full, err := dataset.Observe(e.d, 1)
+			if err != nil {
+				return nil, err
+			}
+			var h estimate.History
+			for i, o := range full {
+				h.Reset()
+				for j, t := range o.Intervals {
+					_ = h.Add(t, o.Changed[j])
+				}
+				r := estimate.MLE{}.Estimate(&h)
+				ref[i] = r.Rate
+				if r.Edge != estimate.None {
+					ref[i] = math.NaN()
+				}
+			}
+		}
+		return observed{obs, ref}, nil
+	})
+	if err != nil {
+		return specErr("estimate.every", "%v", err)
+	}
+	o := v.(observed)
+	e.obs, e.ref, e.refAll = o.obs[:e.es.Pages], o.ref[:e.es.Pages], o.ref
+	return nil
+}
+
+type observed struct {
+	obs []dataset.Observation
+	ref []float64
+}
+
+// empirical returns the empirical distribution of change periods of the
+// dataset's pages (§4.3's p(Δ)): 1-hour bins to PriorHourlyDays, then
+// PriorLogBins log-spaced bins to the longest period. As in §4.2, the prior
+// comes from the whole sample (the dataset's true rates, or its pages'
+// reference rates for real histories), of which the simulated pages are a
+// part; it does not depend on the spec's rate, pages or seed.
+func (e *estimateRun) empirical() (estimate.Dist, float64, error) {
+	key := fmt.Sprintf("estimate.empirical/%d", e.es.Every)
+	v, err := e.memo(key, func() (any, error) {
+		src := e.d.Truth.Rates
+		if e.es.Every > 0 {
+			src = e.refAll
+		}
+		var periods []float64
+		longest := 0.0
+		for _, r := range src {
+			if r > 0 && !math.IsNaN(r) {
+				periods = append(periods, 1/r)
+				longest = max(longest, 1/r)
+			}
+		}
+		if len(periods) == 0 {
+			return nil, errors.New("no page has a positive rate to build a prior from")
+		}
+		edges := estimate.HourlyEdges(PriorHourlyDays)
+		if hi := edges[len(edges)-1]; longest >= hi {
+			edges = append(edges, estimate.LogEdges(hi, min(longest*(1+1e-9), estimate.MaxInterval), PriorLogBins)[1:]...)
+		}
+		dist, outside, err := estimate.Histogram(edges, periods)
+		if err != nil {
+			return nil, err
+		}
+		return empiricalPrior{dist, float64(outside) / float64(len(periods))}, nil
+	})
+	if err != nil {
+		return estimate.Dist{}, 0, err
+	}
+	p := v.(empiricalPrior)
+	return p.dist, p.outside, nil
+}
+
+type empiricalPrior struct {
+	dist    estimate.Dist
+	outside float64
+}
+
+// fit returns the pseudo-intervals fitted to the empirical prior (§4.4),
+// remembered per dataset, empirical prior and fit options. Its random
+// numbers come from a fixed stream (FitSeed), not the spec's seed: the fit
+// belongs to the dataset, like the prior, and a seed slider should not
+// refit it.
+func (e *estimateRun) fit() (prior.Result, error) {
+	emp, _, err := e.empirical()
+	if err != nil {
+		return prior.Result{}, err
+	}
+	key := fmt.Sprintf("estimate.fit/%d/%d/%d", e.es.Every, e.es.Prior.Steps, e.es.Prior.Restarts)
+	v, err := e.memo(key, func() (any, error) {
+		return prior.Fit(emp, prior.Options{Steps: e.es.Prior.Steps, Restarts: e.es.Prior.Restarts}, Stream(FitSeed, "prior.Fit", 0))
+	})
+	if err != nil {
+		return prior.Result{}, err
+	}
+	return v.(prior.Result), nil
+}
+
+// estimator builds policy i's estimator, and the prior it uses.
+func (e *estimateRun) estimator(i int, vals param.Values) (estimate.Estimator, *EstimatePrior, []string, error) {
+	id := e.spec.Policies[i].ID
+	switch id {
+	case EstNaive:
+		return estimate.Naive{}, nil, nil, nil
+	case EstCGM:
+		return estimate.ChoGarciaMolina{}, nil, nil, nil
+	case EstMLE:
+		return estimate.MLE{}, nil, nil, nil
+	case EstWeighted:
+		s := map[string]estimate.Scheme{"nad": estimate.NAD, "sad": estimate.SAD, "aad": estimate.AAD, "gad": estimate.GAD}[vals.String("scheme", "nad")]
+		return estimate.Weighted{Scheme: s, Window: vals.Int("window", 0)}, nil, nil, nil
+	case EstDOverV:
+		return estimate.DOverV{V: vals.Int("v", 5)}, nil, nil, nil
+	}
+	emp, outside, err := e.empirical()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pr := &EstimatePrior{Edges: emp.Edges, Empirical: emp.Mass, Outside: outside}
+	switch id {
+	case EstPosteriorMean:
+		est, err := estimate.NewPosteriorMean(emp)
+		return est, pr, nil, err
+	case EstPosteriorMode:
+		est, err := estimate.NewPosteriorMode(emp)
+		return est, pr, nil, err
+	case EstPseudoMLE:
+		// A length left out takes its fitted value (§4.4); both given
+		// means no fit at all.
+		var auto []string
+		ind := prior.Induced{Changed: vals.Float("changed", 0), Unchanged: vals.Float("unchanged", 0)}
+		if !vals.Has("changed") || !vals.Has("unchanged") {
+			f, err := e.fit()
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			for _, name := range []string{"changed", "unchanged"} {
+				if !vals.Has(name) {
+					auto = append(auto, name)
+				}
+			}
+			if !vals.Has("changed") {
+				ind.Changed = f.Best.Changed
+				vals["changed"] = ind.Changed
+			}
+			if !vals.Has("unchanged") {
+				ind.Unchanged = f.Best.Unchanged
+				vals["unchanged"] = ind.Unchanged
+			}
+			pr.Fitted = len(auto) == 2
+			pr.LossMin, pr.LossMax = f.LossMin, f.LossMax
+			pr.ChangedMin, pr.ChangedMax = f.ChangedMin, f.ChangedMax
+			pr.UnchangedMin, pr.UnchangedMax = f.UnchangedMin, f.UnchangedMax
+			pr.Restarts = len(f.Runs)
+		}
+		pr.Loss = prior.Loss(emp, ind)
+		pr.Changed, pr.Unchanged = ind.Changed, ind.Unchanged
+		pr.Induced = ind.Masses(emp.Edges, nil)
+		return estimate.PseudoMLE{Changed: ind.Changed, Unchanged: ind.Unchanged}, pr, auto, nil
+	}
+	return nil, nil, nil, fmt.Errorf("estimator %q has no builder", id)
+}
+
+// schedule is the crawl schedule of an estimator starting at initial days.
+func (e *estimateRun) schedule(id string, initial float64) estimate.Schedule {
+	s := estimate.Schedule{Initial: initial, Fraction: e.es.Crawl.Fraction}
+	if e.es.Crawl.PriorStart && hasPrior(id) && s.Fraction > 0 {
+		s.Initial = 0 // §5 step 1: the prior's own estimate sets the first interval
+	}
+	return s
+}
+
+// policy runs estimator i over every repeat.
+func (e *estimateRun) policy(i int, desc refresh.Descriptor) (pr PolicyResult, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("estimator %s failed: %v", desc.ID, r)
+		}
+	}()
+	vals := make(param.Values, len(e.spec.Policies[i].Params))
+	for k, v := range e.spec.Policies[i].Params {
+		vals[k] = v
+	}
+	est, pri, auto, err := e.estimator(i, vals)
+	if err != nil {
+		return pr, specErr(fmt.Sprintf("policies[%d]", i), "%s: %v", desc.ID, err)
+	}
+	pr = PolicyResult{ID: desc.ID, Name: desc.Name, Params: vals, Auto: auto}
+	var r *EstimatePolicyResult
+	switch {
+	case e.es.Every > 0:
+		r, err = e.runObserved(est)
+	case e.schedule(desc.ID, e.es.Crawl.Initial).Initial == 0:
+		// The estimator picks its own first interval, so the spec's does
+		// not matter: a sweep over it runs the estimator once, not at
+		// every value.
+		es := e.es
+		es.Crawl.Initial = 0
+		key, _ := json.Marshal(struct {
+			ID      string
+			Params  param.Values
+			Est     EstimateSpec
+			NoPaths bool
+			Seed    uint64
+			Repeats int
+		}{desc.ID, vals, es, es.inSweep, e.spec.Seed, e.spec.Repeats})
+		if c, ok := e.es.shared.runs[string(key)]; ok {
+			cp := *c // a copy: the cached one stays as it was
+			r = &cp
+			break
+		}
+		if r, err = e.runSimulated(desc.ID, est); err == nil {
+			cp := *r
+			e.es.shared.runs[string(key)] = &cp
+		}
+	default:
+		r, err = e.runSimulated(desc.ID, est)
+	}
+	if err != nil {
+		field := "estimate.crawl"
+		if e.es.Every > 0 {
+			field = "estimate.every"
+		}
+		return pr, specErr(field, "%s: %v", desc.ID, err)
+	}
+	r.Prior = pri
+	pr.Estimate, pr.MAD = r, r.headline
+	return pr, nil
+}
+
+// perEpoch collects one value per repeat at each epoch.
+type perEpoch [][]float64
+
+func newPerEpoch(epochs, reps int) perEpoch {
+	p := make(perEpoch, epochs)
+	for i := range p {
+		p[i] = make([]float64, reps)
+	}
+	return p
+}
+
+func (p perEpoch) series() stat.Series {
+	s := make(stat.Series, len(p))
+	for i, xs := range p {
+		s[i] = stat.Summarize(xs)
+	}
+	return s
+}
+
+// runSimulated simulates the population over every repeat (§4.2): repeat
+// r of estimator id draws from Stream(seed, id, r), so estimators do not
+// share coin flips but a sweep over the initial interval does, and so do
+// labelled copies of one estimator with other parameters (a paired
+// comparison).
+func (e *estimateRun) runSimulated(id string, est estimate.Estimator) (*EstimatePolicyResult, error) {
+	es, reps := e.es, e.spec.Repeats
+	p := &estimate.Paths{Estimator: est, Schedule: e.schedule(id, es.Crawl.Initial), Epochs: es.Epochs, Pool: es.Pool}
+	mad, madP, noc, all, edge, mean, iv := newPerEpoch(es.Epochs, reps), newPerEpoch(es.Epochs, reps), newPerEpoch(es.Epochs, reps),
+		newPerEpoch(es.Epochs, reps), newPerEpoch(es.Epochs, reps), newPerEpoch(es.Epochs, reps), newPerEpoch(es.Epochs, reps)
+	pooled, pooledEdge := make([]float64, reps), make([]float64, reps)
+	pcg := rand.NewPCG(0, 0)
+	rng := rand.New(pcg)
+	for r := range reps {
+		pcg.Seed(e.spec.Seed, streamOf(id, r))
+		s, err := p.Run(e.rates, rng)
+		if err != nil {
+			return nil, err
+		}
+		sumEdge := 0.0
+		for k := range es.Epochs {
+			mad[k][r], madP[k][r], noc[k][r], all[k][r] = s.MAD[k], s.MADPeriod[k], s.NoChange[k], s.AllChanged[k]
+			edge[k][r] = s.NoChange[k] + s.AllChanged[k]
+			mean[k][r], iv[k][r] = s.Mean[k], s.Interval[k]
+			if k < es.Pool {
+				sumEdge += edge[k][r]
+			}
+		}
+		pooled[r], pooledEdge[r] = s.PooledMAD, sumEdge/float64(es.Pool)
+	}
+	res := &EstimatePolicyResult{
+		MAD: mad.series(), MADPeriod: madP.series(), NoChange: noc.series(), AllChanged: all.series(), Edge: edge.series(),
+		EdgeShare: stat.Summarize(pooledEdge), Mean: mean.series(), Interval: iv.series(), Pages: len(e.rates),
+		TrueRate: es.Rate,
+	}
+	res.headline = stat.Summarize(pooled)
+	if es.Rate > 0 && es.Crawl.Mode == CrawlFixed {
+		res.Expected = expectedEstimate(id, es.Rate, es.Crawl.Initial, es.Epochs)
+	}
+	// Fig. 2: one page, initial intervals spread over (0, PathSpread].
+	rng = Stream(e.spec.Seed, id+"/paths", 0)
+	var steps []estimate.Step
+	for j := range es.Paths {
+		if es.inSweep {
+			break
+		}
+		init := es.PathSpread * float64(j+1) / float64(es.Paths)
+		p.Schedule = e.schedule(id, init)
+		var err error
+		if steps, err = p.Page(es.PathRate, rng, steps); err != nil {
+			return nil, err
+		}
+		res.Paths = append(res.Paths, EstimatePath{Initial: steps[0].Interval, Rate: es.PathRate, Steps: pathSteps(steps)})
+	}
+	return res, nil
+}
+
+func pathSteps(steps []estimate.Step) []EstimStep {
+	out := make([]EstimStep, len(steps))
+	for i, s := range steps {
+		out[i] = EstimStep{Interval: s.Interval, Changed: s.Changed, Rate: s.Rate, Edge: edgeName(s.Edge)}
+	}
+	return out
+}
+
+func edgeName(e estimate.Edge) string {
+	switch e {
+	case estimate.NoChange:
+		return "noChange"
+	case estimate.AllChanged:
+		return "allChanged"
+	}
+	return ""
+}
+
+// runObserved estimates from real histories: each page's observed
+// intervals in order, the estimate after each compared with the page's
+// reference rate (see observe). Epoch k's statistics are over the pages
+// observed at least k+1 times.
+func (e *estimateRun) runObserved(est estimate.Estimator) (*EstimatePolicyResult, error) {
+	es := e.es
+	epochs := 0
+	for _, o := range e.obs {
+		epochs = max(epochs, len(o.Intervals))
+	}
+	epochs = min(epochs, es.Epochs)
+	if epochs == 0 {
+		return nil, fmt.Errorf("observing every %d cycles of %d leaves no page crawled even once", es.Every, e.d.Truth.Cycles())
+	}
+	dev := make([][]float64, epochs)
+	devP := make([][]float64, epochs)
+	sum := make([]float64, epochs)
+	sumT := make([]float64, epochs)
+	noc, all := make([]float64, epochs), make([]float64, epochs)
+	var pooledDev []float64
+	res := &EstimatePolicyResult{}
+	var h estimate.History
+	for i, o := range e.obs {
+		ref := e.ref[i]
+		if math.IsNaN(ref) || len(o.Intervals) == 0 {
+			res.Excluded++
+			continue
+		}
+		res.Pages++
+		h.Reset()
+		var steps []EstimStep
+		for k := range min(epochs, len(o.Intervals)) {
+			t := o.Intervals[k]
+			if err := h.Add(t, o.Changed[k]); err != nil {
+				return nil, err
+			}
+			r := est.Estimate(&h)
+			d := math.Abs(r.Rate - ref)
+			dev[k] = append(dev[k], d)
+			devP[k] = append(devP[k], math.Abs(r.Period()-1/ref))
+			if k < es.Pool {
+				pooledDev = append(pooledDev, d)
+			}
+			sum[k] += r.Rate
+			sumT[k] += t
+			switch r.Edge {
+			case estimate.NoChange:
+				noc[k]++
+			case estimate.AllChanged:
+				all[k]++
+			}
+			if len(res.Paths) < es.Paths {
+				steps = append(steps, EstimStep{Interval: t, Changed: o.Changed[k], Rate: r.Rate, Edge: edgeName(r.Edge)})
+			}
+		}
+		if len(res.Paths) < es.Paths {
+			res.Paths = append(res.Paths, EstimatePath{Initial: o.Intervals[0], Rate: ref, Steps: steps})
+		}
+	}
+	if res.Pages == 0 {
+		return nil, errors.New("no page has both observations and a reference rate")
+	}
+	one := func(x float64) stat.Summary { return stat.Summarize([]float64{x}) }
+	edgeSum := 0.0
+	for k := range epochs {
+		n := float64(len(dev[k]))
+		res.MAD = append(res.MAD, one(median(dev[k])))
+		res.MADPeriod = append(res.MADPeriod, one(median(devP[k])))
+		res.NoChange = append(res.NoChange, one(noc[k]/n))
+		res.AllChanged = append(res.AllChanged, one(all[k]/n))
+		res.Edge = append(res.Edge, one((noc[k]+all[k])/n))
+		res.Mean = append(res.Mean, one(sum[k]/n))
+		res.Interval = append(res.Interval, one(sumT[k]/n))
+		if k < es.Pool {
+			edgeSum += (noc[k] + all[k]) / n
+		}
+	}
+	res.EdgeShare = one(edgeSum / float64(min(es.Pool, epochs)))
+	res.headline = one(median(pooledDev))
+	return res, nil
+}
+
+// median returns the median of xs (sorting it), NaN when empty. +Inf
+// values sort last.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	a, b := xs[n/2-1], xs[n/2]
+	if math.IsInf(b, 1) {
+		return b
+	}
+	return (a + b) / 2
+}
+
+// expectedEstimate returns the exact expectation of estimator id's estimate
+// after each of epochs crawls at a fixed interval I of a page with rate λ,
+// or nil where we have none. Each interval changes with probability
+// q = 1 − e^{−λI}, independently, so X after n crawls is Binomial(n, q), and
+// the estimators are functions of X:
+//
+//   - naive X/(nI): expectation q/I at every n (§3.2: biased, whatever n);
+//   - Cho & Garcia-Molina, −ln((n − X + 0.5)/(n + 0.5))/I (eq. 1);
+//   - MLE with regular intervals: eq. 2 solves to ln(n/(n − X))/I for
+//     0 < X < n, with the substitutes 1/(nI) at X = 0 and 1/I at X = n.
+func expectedEstimate(id string, rate, interval float64, epochs int) []float64 {
+	var f func(n, x int) float64
+	switch id {
+	case EstNaive:
+		f = func(n, x int) float64 { return float64(x) / (float64(n) * interval) }
+	case EstCGM:
+		f = func(n, x int) float64 {
+			return -math.Log((float64(n-x)+0.5)/(float64(n)+0.5)) / interval
+		}
+	case EstMLE:
+		f = func(n, x int) float64 {
+			switch x {
+			case 0:
+				return 1 / (float64(n) * interval)
+			case n:
+				return 1 / interval
+			}
+			return math.Log(float64(n)/float64(n-x)) / interval
+		}
+	default:
+		return nil
+	}
+	q := -math.Expm1(-rate * interval)
+	out := make([]float64, epochs)
+	for n := 1; n <= epochs; n++ {
+		s := 0.0
+		for x := 0; x <= n; x++ {
+			s += binomPMF(n, x, q) * f(n, x)
+		}
+		out[n-1] = s
+	}
+	return out
+}
+
+// binomPMF is P(X = x) for X ~ Binomial(n, q), in log space.
+func binomPMF(n, x int, q float64) float64 {
+	switch {
+	case q <= 0:
+		if x == 0 {
+			return 1
+		}
+		return 0
+	case q >= 1:
+		if x == n {
+			return 1
+		}
+		return 0
+	}
+	ln, _ := math.Lgamma(float64(n + 1))
+	lx, _ := math.Lgamma(float64(x + 1))
+	lnx, _ := math.Lgamma(float64(n - x + 1))
+	return math.Exp(ln - lx - lnx + float64(x)*math.Log(q) + float64(n-x)*math.Log1p(-q))
+}
+
+// withEstimate sets field name of an estimate spec (a copy of es, which may
+// be nil) to v: "initial" (crawl.initial, days), "fraction"
+// (crawl.fraction), "rate", "pages", "epochs", "every" or "pathRate".
+func withEstimate(out *Spec, es *EstimateSpec, name string, v float64) error {
+	var c EstimateSpec
+	if es != nil {
+		c = *es
+	}
+	c.inSweep = true
+	out.Estimate = &c
+	whole := func(dst *int) error {
+		if v != math.Trunc(v) || math.Abs(v) > 1e9 {
+			return fmt.Errorf("estimate.%s takes whole numbers, got %v", name, v)
+		}
+		*dst = int(v)
+		return nil
+	}
+	switch name {
+	case "initial":
+		c.Crawl.Initial = v
+	case "fraction":
+		c.Crawl.Fraction = v
+	case "rate":
+		c.Rate = v
+	case "pathRate":
+		c.PathRate = v
+	case "pages":
+		return whole(&c.Pages)
+	case "epochs":
+		return whole(&c.Epochs)
+	case "every":
+		return whole(&c.Every)
+	default:
+		return fmt.Errorf("unknown field %q (expected estimate.initial, estimate.fraction, estimate.rate, estimate.pathRate, estimate.pages, estimate.epochs or estimate.every)", "estimate."+name)
+	}
+	return nil
+}

@@ -1,0 +1,410 @@
+package lab_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/refreshlab/refreshlab/core/dataset"
+	"github.com/refreshlab/refreshlab/core/estimate"
+	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/param"
+)
+
+func estSpec(es *lab.EstimateSpec, policies ...string) lab.Spec {
+	return lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 3, Seed: 4, Policies: ids(policies...), Estimate: es}
+}
+
+// TestEstimateDefaults checks the defaults the estimate kind fills in:
+// §4.2's 1000 pages, 20 epochs, the first 5 pooled (Fig. 4), a sequential
+// crawl at 80% of the estimate (§4.1) from one day, 50 paths from 0-700 h
+// (Fig. 2) of a page changing once a day.
+func TestEstimateDefaults(t *testing.T) {
+	spec, _, err := lab.New().Resolve(estSpec(nil, "mle"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := lab.EstimateSpec{Pages: 1000, Epochs: 20, Pool: 5, Paths: 50, PathRate: 1, PathSpread: 700 * estimate.Hour,
+		Crawl: lab.EstimateCrawl{Mode: "sequential", Initial: 1, Fraction: 0.8},
+		Prior: lab.EstimatePriorOptions{Steps: 1000, Restarts: 8}}
+	if *spec.Estimate != want {
+		t.Errorf("resolved %+v, want %+v", *spec.Estimate, want)
+	}
+	fixed, _, err := lab.New().Resolve(estSpec(&lab.EstimateSpec{Crawl: lab.EstimateCrawl{Mode: "fixed", Initial: 2, Fraction: 0.5}}, "naive"))
+	if err != nil || fixed.Estimate.Crawl.Fraction != 0 {
+		t.Errorf("fixed crawl: %+v, %v; want fraction 0 (every interval the initial one)", fixed.Estimate, err)
+	}
+	// A dataset without true rates observes real histories, every 2nd cycle.
+	jordan := estSpec(nil, "mle")
+	jordan.Dataset.ID = "alqaaideh-jordan"
+	js, _, err := lab.New().Resolve(jordan)
+	if err != nil || js.Estimate.Every != 2 || js.Repeats != 1 || js.Estimate.Pages != 1140 {
+		t.Errorf("jordan: %+v repeats %d, %v; want every 2, one repeat, all 1140 pages", js.Estimate, js.Repeats, err)
+	}
+}
+
+// TestEstimateResolveErrors checks that bad estimate specs name their field.
+func TestEstimateResolveErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, field string
+		spec        lab.Spec
+	}{
+		{"refresh policy", "policies[0].id", estSpec(nil, "random")},
+		{"unknown estimator", "policies[0].id", estSpec(nil, "guess")},
+		{"mode", "estimate.crawl.mode", estSpec(&lab.EstimateSpec{Crawl: lab.EstimateCrawl{Mode: "poisson"}}, "mle")},
+		{"initial", "estimate.crawl.initial", estSpec(&lab.EstimateSpec{Crawl: lab.EstimateCrawl{Initial: -1}}, "mle")},
+		{"fraction", "estimate.crawl.fraction", estSpec(&lab.EstimateSpec{Crawl: lab.EstimateCrawl{Fraction: -1}}, "mle")},
+		{"epochs", "estimate.epochs", estSpec(&lab.EstimateSpec{Epochs: 1001}, "mle")},
+		{"pool", "estimate.pool", estSpec(&lab.EstimateSpec{Epochs: 3, Pool: 4}, "mle")},
+		{"pages", "estimate.pages", estSpec(&lab.EstimateSpec{Pages: -2}, "mle")},
+		{"every", "estimate.every", estSpec(&lab.EstimateSpec{Every: 31}, "mle")},
+		{"rate with every", "estimate.rate", estSpec(&lab.EstimateSpec{Every: 2, Rate: 1}, "mle")},
+		{"every on one cycle", "estimate.every", lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "taleghani-example"}, Policies: ids("mle")}},
+		{"pseudo-interval out of range", "policies[0].params", lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "grimes-ford"},
+			Policies: []lab.PolicySpec{{ID: "pseudo-mle", Params: param.Values{"changed": -1.0}}}}},
+		{"budget", "budget", lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Budget: 5, Policies: ids("mle")}},
+		{"estimator in a refresh spec", "policies[0].id", lab.Spec{Dataset: lab.DatasetRef{ID: "grimes-ford"}, Policies: ids("mle")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := lab.New().Run(tc.spec)
+			var se *lab.SpecError
+			if !errors.As(err, &se) || se.Field != tc.field {
+				t.Errorf("error %v, want a SpecError on %s", err, tc.field)
+			}
+		})
+	}
+}
+
+// TestEstimateExpectation checks the simulated mean estimate against its
+// exact expectation (expectedEstimate: X is Binomial(n, 1 − e^{−λI}) under
+// a fixed interval) for the naive, Cho & Garcia-Molina and MLE estimators,
+// at every epoch, for two intervals around the true rate of one change a
+// day. Each repeat's mean over 200 pages is one draw; over 60 repeats the
+// mean must lie within 4 standard errors (the repeats' SD/√60), which a
+// correct pair fails with probability about 6e-5 per comparison (normal
+// approximation; 3 × 2 × 8 comparisons, so about 3e-3 for the test). The
+// naive expectation is (1 − e^{−λI})/I at every epoch: below λ, so the
+// test also checks the bias §3.2 describes.
+func TestEstimateExpectation(t *testing.T) {
+	for _, interval := range []float64{0.5, 2} {
+		es := &lab.EstimateSpec{Rate: 1, Pages: 200, Epochs: 8, Crawl: lab.EstimateCrawl{Mode: "fixed", Initial: interval}}
+		spec := estSpec(es, "naive", "cho-garcia-molina", "mle")
+		spec.Repeats = 60
+		res := run(t, spec)
+		for _, p := range res.Policies {
+			e := p.Estimate
+			if len(e.Expected) != 8 || e.TrueRate != 1 {
+				t.Fatalf("%s: expected %v, true rate %v", p.ID, e.Expected, e.TrueRate)
+			}
+			for k, s := range e.Mean {
+				se := s.SD / math.Sqrt(float64(s.N))
+				if d := math.Abs(s.Mean - e.Expected[k]); d > 4*se {
+					t.Errorf("I=%v %s epoch %d: mean %.5f, expected %.5f (|d| %.2g > 4 SE %.2g)", interval, p.ID, k+1, s.Mean, e.Expected[k], d, 4*se)
+				}
+			}
+			if p.ID == "naive" {
+				want := -math.Expm1(-interval) / interval
+				for k, x := range e.Expected {
+					if math.Abs(x-want) > 1e-12 {
+						t.Errorf("naive expectation at epoch %d: %v, want (1 − e^{−λI})/I = %v", k+1, x, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestEstimateMatchesPaths checks the runner against estimate.Paths
+// directly: repeat r of estimator id is Paths.Run on the first Pages of the
+// dataset's rates with Stream(seed, id, r).
+func TestEstimateMatchesPaths(t *testing.T) {
+	es := &lab.EstimateSpec{Pages: 300, Epochs: 6, Crawl: lab.EstimateCrawl{Initial: 3}}
+	res := run(t, estSpec(es, "mle"))
+	l := lab.New()
+	d, _ := l.Dataset("grimes-ford")
+	p := estimate.Paths{Estimator: estimate.MLE{}, Schedule: estimate.Schedule{Initial: 3, Fraction: 0.8}, Epochs: 6, Pool: 5}
+	var pooled []float64
+	for r := range 3 {
+		s, err := p.Run(d.Truth.Rates[:300], lab.Stream(4, "mle", r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pooled = append(pooled, s.PooledMAD)
+	}
+	got := res.Policies[0].MAD
+	mean := (pooled[0] + pooled[1] + pooled[2]) / 3
+	if got.N != 3 || math.Abs(got.Mean-mean) > 1e-12*mean {
+		t.Errorf("headline MAD %+v, want the mean %v of the repeats' pooled MADs %v", got, mean, pooled)
+	}
+	if n := len(res.Policies[0].Estimate.Paths); n != 50 {
+		t.Errorf("%d paths, want 50", n)
+	}
+	for j, q := range res.Policies[0].Estimate.Paths {
+		want := 700 * estimate.Hour * float64(j+1) / 50
+		if math.Abs(q.Initial-want) > 1e-9 || len(q.Steps) != 6 || q.Rate != 1 {
+			t.Errorf("path %d: initial %v (want %v), %d steps, rate %v", j, q.Initial, want, len(q.Steps), q.Rate)
+		}
+	}
+}
+
+// TestEstimateEdgeCases checks that the MLE's early epochs are mostly edge
+// cases and that estimators with a prior have none (§4.1, §4.4).
+func TestEstimateEdgeCases(t *testing.T) {
+	res := run(t, estSpec(&lab.EstimateSpec{Pages: 300, Epochs: 10}, "mle", "pseudo-mle"))
+	mle, pseudo := res.Policies[0].Estimate, res.Policies[1].Estimate
+	if mle.Edge[0].Mean != 1 {
+		t.Errorf("after one crawl every MLE estimate is an edge case, got share %v", mle.Edge[0].Mean)
+	}
+	if !(mle.Edge[9].Mean < mle.Edge[0].Mean) {
+		t.Errorf("edge share did not fall: %v then %v", mle.Edge[0].Mean, mle.Edge[9].Mean)
+	}
+	for k, s := range pseudo.Edge {
+		if s.Mean != 0 {
+			t.Errorf("pseudo-mle epoch %d: edge share %v, want 0", k+1, s.Mean)
+		}
+	}
+	if x := mle.NoChange[0].Mean + mle.AllChanged[0].Mean; math.Abs(x-mle.Edge[0].Mean) > 1e-12 {
+		t.Errorf("edge %v ≠ no change + all changed %v", mle.Edge[0].Mean, x)
+	}
+}
+
+// TestEstimatePriorFit checks the pseudo-mle's fitted prior: reported as
+// computed parameters, with its spread across restarts, the induced masses
+// on the empirical bins, and explicit lengths used as given.
+func TestEstimatePriorFit(t *testing.T) {
+	spec := estSpec(&lab.EstimateSpec{Pages: 500, Epochs: 5, Prior: lab.EstimatePriorOptions{Steps: 300, Restarts: 4}}, "pseudo-mle", "posterior-mean")
+	res := run(t, spec)
+	p := res.Policies[0]
+	pr := p.Estimate.Prior
+	if pr == nil || !pr.Fitted || pr.Restarts != 4 || len(p.Auto) != 2 {
+		t.Fatalf("prior %+v, auto %v", pr, p.Auto)
+	}
+	if p.Params["changed"] != pr.Changed || p.Params["unchanged"] != pr.Unchanged || !(pr.Changed > 0 && pr.Unchanged > 0) {
+		t.Errorf("params %v, fitted %v, %v", p.Params, pr.Changed, pr.Unchanged)
+	}
+	if !(pr.ChangedMin <= pr.Changed && pr.Changed <= pr.ChangedMax && pr.LossMin == pr.Loss && pr.Loss <= pr.LossMax) {
+		t.Errorf("spread %+v does not bracket the best", pr)
+	}
+	if len(pr.Induced) != len(pr.Empirical) || len(pr.Edges) != len(pr.Empirical)+1 || pr.Edges[1] != estimate.Hour {
+		t.Errorf("bins: %d induced, %d empirical, %d edges, first bin %v days", len(pr.Induced), len(pr.Empirical), len(pr.Edges), pr.Edges[1])
+	}
+	sum := pr.Outside
+	for _, m := range pr.Empirical {
+		sum += m
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		t.Errorf("empirical masses and outside share sum to %v", sum)
+	}
+	if res.Policies[1].Estimate.Prior == nil || res.Policies[1].Estimate.Prior.Induced != nil {
+		t.Errorf("posterior-mean's prior: %+v", res.Policies[1].Estimate.Prior)
+	}
+	// Given lengths are used, not fitted, and echoed.
+	spec.Policies = []lab.PolicySpec{{ID: "pseudo-mle", Params: param.Values{"changed": 2.0, "unchanged": 3.0}}}
+	res = run(t, spec)
+	if pr := res.Policies[0].Estimate.Prior; pr.Fitted || pr.Changed != 2 || pr.Unchanged != 3 || len(res.Policies[0].Auto) != 0 {
+		t.Errorf("given lengths: %+v", pr)
+	}
+	// One given length: the other keeps its fitted value.
+	fitted := p.Params["changed"]
+	spec.Policies = []lab.PolicySpec{{ID: "pseudo-mle", Params: param.Values{"unchanged": 3.0}}}
+	res = run(t, spec)
+	if q := res.Policies[0]; q.Params["changed"] != fitted || q.Params["unchanged"] != 3.0 || len(q.Auto) != 1 || q.Auto[0] != "changed" || q.Estimate.Prior.Fitted {
+		t.Errorf("one given length: params %v, auto %v, fitted %v", q.Params, q.Auto, q.Estimate.Prior.Fitted)
+	}
+}
+
+// TestEstimateSweep runs Fig. 4's sweep over the initial interval: one MAD
+// per value, and an estimator that chooses its own first interval
+// (priorStart) is flat along it.
+func TestEstimateSweep(t *testing.T) {
+	spec := estSpec(&lab.EstimateSpec{Pages: 300, Epochs: 5, Crawl: lab.EstimateCrawl{PriorStart: true}}, "mle", "pseudo-mle")
+	spec.Sweep = &lab.Sweep{Field: "estimate.initial", Values: []float64{1, 5, 10, 20}}
+	res := run(t, spec)
+	sw := res.Sweep
+	if sw == nil || len(sw.Policies) != 2 {
+		t.Fatalf("sweep %+v", sw)
+	}
+	mle, pseudo := sw.Policies[0], sw.Policies[1]
+	if len(mle.MAD) != 4 || len(mle.MADPerEpoch) != 4 || len(mle.MADPerEpoch[0]) != 5 {
+		t.Fatalf("mle sweep: %d MADs, %d per-epoch", len(mle.MAD), len(mle.MADPerEpoch))
+	}
+	if mle.MAD[0].Mean == mle.MAD[3].Mean {
+		t.Error("the MLE's MAD does not depend on the initial interval")
+	}
+	for i, s := range pseudo.MAD {
+		if s != pseudo.MAD[0] {
+			t.Errorf("pseudo-mle with priorStart at value %d: %+v, want %+v (flat)", i, s, pseudo.MAD[0])
+		}
+	}
+	if res.Spec.Estimate.Crawl.Initial != 1 {
+		t.Errorf("the echo's initial interval %v, want the default 1", res.Spec.Estimate.Crawl.Initial)
+	}
+	// Best: the MLE rerun in full at its best start, exactly the run with
+	// that first interval; none for the flat pseudo-mle.
+	best := res.Policies[0].Estimate.Best
+	if best == nil || res.Policies[1].Estimate.Best != nil {
+		t.Fatalf("best: mle %+v, pseudo-mle %+v", best, res.Policies[1].Estimate.Best)
+	}
+	at := 0
+	for k, v := range mle.MAD {
+		if v.Mean < mle.MAD[at].Mean {
+			at = k
+		}
+	}
+	if best.Initial != spec.Sweep.Values[at] {
+		t.Errorf("best initial %v, want %v (lowest MAD)", best.Initial, spec.Sweep.Values[at])
+	}
+	direct := spec
+	direct.Sweep = nil
+	direct.Estimate = &lab.EstimateSpec{Pages: 300, Epochs: 5, Crawl: lab.EstimateCrawl{Initial: best.Initial}}
+	dres := run(t, direct)
+	if got, want := mustJSON(t, best.MADSeries), mustJSON(t, dres.Policies[0].Estimate.MAD); got != want || best.MAD != dres.Policies[0].MAD {
+		t.Errorf("best run %s, direct run %s", got, want)
+	}
+	if _, err := lab.New().With(spec, "estimate.nonsense", 1); err == nil {
+		t.Error("With accepted estimate.nonsense")
+	}
+}
+
+// TestEstimateDeterministic checks that a spec gives the same bytes twice
+// and that adding an estimator leaves another's numbers alone.
+func TestEstimateDeterministic(t *testing.T) {
+	es := &lab.EstimateSpec{Pages: 200, Epochs: 6}
+	a := run(t, estSpec(es, "mle", "naive"))
+	b := run(t, estSpec(es, "naive"))
+	ja, _ := json.Marshal(a.Policies[1])
+	jb, _ := json.Marshal(b.Policies[0])
+	if !bytes.Equal(ja, jb) {
+		t.Error("naive's result changed when mle was added")
+	}
+	c := run(t, estSpec(es, "mle", "naive"))
+	jc, _ := json.Marshal(c)
+	ja, _ = json.Marshal(a)
+	if !bytes.Equal(ja, jc) {
+		t.Error("same spec, different result")
+	}
+}
+
+// TestEstimateObservedJordan estimates from the real-history shape: the
+// Jordan sample's per-cycle truth observed every k-th day. With k = 1 the
+// MLE on the whole history is the reference itself, so its deviation at
+// the last epoch (every page crawled all 21 days) is exactly 0; pages whose
+// full history is an edge case are excluded, and compared + excluded is
+// every page.
+func TestEstimateObservedJordan(t *testing.T) {
+	spec := lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "alqaaideh-jordan"}, Policies: ids("mle", "naive"),
+		Estimate: &lab.EstimateSpec{Every: 1, Epochs: 21}}
+	res := run(t, spec)
+	mle := res.Policies[0].Estimate
+	if mle.Pages+mle.Excluded != 1140 || mle.Pages == 0 || mle.Excluded == 0 {
+		t.Errorf("%d pages compared, %d excluded, want 1140 in all", mle.Pages, mle.Excluded)
+	}
+	if len(mle.MAD) != 21 || mle.MAD[20].Mean != 0 {
+		t.Errorf("MLE at the last of %d epochs: MAD %+v, want exactly 0", len(mle.MAD), mle.MAD[len(mle.MAD)-1])
+	}
+	if res.Policies[1].Estimate.MAD[20].Mean == 0 {
+		t.Error("the naive estimator matches the MLE reference exactly, which it cannot on censored days")
+	}
+	// Every 3rd day: 7 intervals of 3 days.
+	spec.Estimate = &lab.EstimateSpec{Every: 3}
+	res = run(t, spec)
+	if m := res.Policies[0].Estimate; len(m.MAD) != 7 || m.Interval[0].Mean != 3 || !(m.MAD[6].Mean > 0) {
+		t.Errorf("every 3rd day: %d epochs, first interval %v days, last MAD %v", len(m.MAD), m.Interval[0].Mean, m.MAD[len(m.MAD)-1].Mean)
+	}
+}
+
+// TestEstimateObservedTrueRates observes grimes-ford's per-cycle truth every
+// 2nd day and compares with the pages' true rates (Truth.Rates): no page is
+// excluded, and the MLE's MAD falls from the first epoch to the last.
+func TestEstimateObservedTrueRates(t *testing.T) {
+	res := run(t, estSpec(&lab.EstimateSpec{Every: 2, Pages: 2000}, "mle"))
+	m := res.Policies[0].Estimate
+	if m.Pages != 2000 || m.Excluded != 0 || len(m.MAD) != 15 {
+		t.Fatalf("%d pages, %d excluded, %d epochs (want 15: 30 days every 2nd)", m.Pages, m.Excluded, len(m.MAD))
+	}
+	if !(m.MAD[14].Mean < m.MAD[0].Mean) {
+		t.Errorf("MAD did not fall: %v then %v", m.MAD[0].Mean, m.MAD[14].Mean)
+	}
+}
+
+// TestEstimateEventLogOTA estimates from the real Open Terms Archive logs
+// in ../shared/data (skipped where absent): the pages on the 12-hour run
+// grid since 2023 observed every 4th run (2 days), compared with the MLE on
+// every run. Real change processes are not Poisson, so we check only what
+// must hold: the reference exists for some pages, every estimator gives a
+// finite MAD at every epoch, the MLE's MAD falls from its first epoch (all
+// edge cases) to its last, and the pseudo-intervals leave no edge case.
+// (These pages change about once a month or less, so at a 2-day interval
+// censoring barely biases the naive estimator; the logs show it.)
+func TestEstimateEventLogOTA(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "data")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("real change logs not available: folder %s is absent", dir)
+	}
+	for _, name := range []string{"ota-pga-versions", "ota-dating-versions"} {
+		t.Run(name, func(t *testing.T) {
+			f, err := os.ReadFile(filepath.Join(dir, name, "events.csv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, _, err := dataset.ReadEventLog(bytes.NewReader(f), dataset.EventLogOptions{Name: name, CycleLength: 12 * 3600,
+				Start: time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := lab.New()
+			l.AddUpload(d)
+			res, err := l.Run(lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: d.Info.ID}, Policies: ids("mle", "naive", "pseudo-mle"),
+				Estimate: &lab.EstimateSpec{Every: 4, Epochs: 200}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range res.Policies {
+				e := p.Estimate
+				if e.Pages == 0 {
+					t.Fatalf("%s: no page compared (%d excluded)", p.ID, e.Excluded)
+				}
+				for k, s := range e.MAD {
+					if math.IsNaN(s.Mean) || math.IsInf(s.Mean, 0) {
+						t.Errorf("%s epoch %d: MAD %v", p.ID, k+1, s.Mean)
+					}
+				}
+				t.Logf("%s: %d pages (%d excluded), %d epochs, MAD first %.4f last %.4f per day, edge share (first %d) %.2f",
+					p.ID, e.Pages, e.Excluded, len(e.MAD), e.MAD[0].Mean, e.MAD[len(e.MAD)-1].Mean, res.Spec.Estimate.Pool, e.EdgeShare.Mean)
+			}
+			mle, pseudo := res.Policies[0].Estimate, res.Policies[2].Estimate
+			if last := len(mle.MAD) - 1; !(mle.MAD[last].Mean < mle.MAD[0].Mean) {
+				t.Errorf("MLE MAD did not fall: first %v, last %v", mle.MAD[0].Mean, mle.MAD[last].Mean)
+			}
+			if pseudo.EdgeShare.Mean != 0 {
+				t.Errorf("pseudo-mle edge share %v, want 0", pseudo.EdgeShare.Mean)
+			}
+		})
+	}
+}
+
+// TestEstimateCatalog checks the estimate kind's catalog entries: kind
+// set, every id runs.
+func TestEstimateCatalog(t *testing.T) {
+	var est []string
+	for _, d := range lab.Policies() {
+		if d.Kind == lab.KindEstimate {
+			est = append(est, d.ID)
+		}
+	}
+	if len(est) != 8 || !strings.Contains(strings.Join(est, ","), "pseudo-mle") {
+		t.Fatalf("estimate entries %v", est)
+	}
+	res := run(t, estSpec(&lab.EstimateSpec{Pages: 100, Epochs: 4, Prior: lab.EstimatePriorOptions{Steps: 100, Restarts: 2}}, est...))
+	for _, p := range res.Policies {
+		if p.MAD.N != 3 || math.IsNaN(p.MAD.Mean) {
+			t.Errorf("%s: headline MAD %+v", p.ID, p.MAD)
+		}
+	}
+}
