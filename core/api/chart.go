@@ -152,6 +152,9 @@ func Chart(res *lab.Result, opts ChartOptions) ([]byte, error) {
 		}
 		return c.SVG()
 	case ChartBars:
+		if opts.Expected && res.Schedule != nil {
+			return scheduleBarsChart(res, opts, m, pols, ylabel, yr, refs)
+		}
 		c := chart.Bars{
 			Title:       opts.Title,
 			Description: fmt.Sprintf("Mean %s of %d policies, averaged over cycles, with 95%% intervals across repeats. %s", m.Name, len(pols), about),
@@ -170,6 +173,8 @@ func Chart(res *lab.Result, opts ChartOptions) ([]byte, error) {
 		return sweepChart(res, opts, m, ylabel, yr, refs, about)
 	case ChartSites:
 		return sitesChart(res, opts, pols, refs, unit)
+	case ChartAllocation:
+		return allocationChart(res, opts, pols, refs)
 	case ChartEstimatePaths, ChartEstimateSweep, ChartEstimatePrior, ChartEstimateEpochs:
 		return estimateChart(res, opts, m, refs)
 	}

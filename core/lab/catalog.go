@@ -37,6 +37,7 @@ func BundledDatasets() []Bundled {
 		{Info: synth.TanWebArchiveSmallInfo, Build: func() *dataset.Dataset { return synth.TanWebArchiveSmall(BundledSeed) }},
 		{Info: synth.TanWebArchiveInfo, Build: func() *dataset.Dataset { return synth.TanWebArchive(BundledSeed) }},
 		{Info: synth.GrimesFordInfo, Build: func() *dataset.Dataset { return synth.GrimesFord(BundledSeed) }},
+		small(synth.ChoGarciaMolina5),
 	}
 }
 
@@ -60,6 +61,7 @@ func Policies() []refresh.Descriptor {
 		}
 	}
 	ds = append(ds, EstimateDescriptors()...)
+	ds = append(ds, ScheduleDescriptors()...)
 	return ds
 }
 

@@ -411,6 +411,7 @@ func TestBundledInfo(t *testing.T) {
 		"tan-webarchive-small": synth.TanWebArchiveSmall,
 		"tan-webarchive":       synth.TanWebArchive,
 		"grimes-ford":          synth.GrimesFord,
+		"cho-garcia-molina-5":  synth.ChoGarciaMolina5,
 	}
 	l := lab.New()
 	listed := l.Datasets()

@@ -24,6 +24,8 @@ type Result struct {
 	Policies []PolicyResult `json:"policies"`
 	// Sweep holds the runs at each value of the spec's sweep, if it has one.
 	Sweep *SweepResult `json:"sweep,omitempty"`
+	// Schedule describes a schedule run's truth (schedule kind only).
+	Schedule *ScheduleResult `json:"schedule,omitempty"`
 }
 
 // PolicyResult holds one policy's metrics. Each headline metric is the
@@ -60,6 +62,10 @@ type PolicyResult struct {
 	// estimate.pool epochs, summarised across repeats; Estimate the rest.
 	MAD      stat.Summary          `json:"mad,omitzero"`
 	Estimate *EstimatePolicyResult `json:"estimate,omitempty"`
+
+	// Schedule kind: harmonic staleness, allocation per page, exact
+	// expectations (Freshness and Age above, age in days).
+	Schedule *SchedulePolicyResult `json:"schedule,omitempty"`
 }
 
 // Key is how the policy is addressed: its label if it has one, else its id.
@@ -82,6 +88,8 @@ func (l *Lab) Resolve(spec Spec) (Spec, *dataset.Dataset, error) {
 	case KindRefresh:
 	case KindEstimate:
 		return l.resolveEstimate(spec)
+	case KindSchedule:
+		return l.resolveSchedule(spec)
 	default:
 		return spec, nil, specErr("kind", "unknown experiment kind %q (expected one of %q)", spec.Kind, Kinds())
 	}
@@ -152,6 +160,9 @@ func (l *Lab) Resolve(spec Spec) (Spec, *dataset.Dataset, error) {
 func (l *Lab) Run(spec Spec) (res *Result, err error) {
 	if spec.Kind == KindEstimate {
 		return l.runEstimate(spec)
+	}
+	if spec.Kind == KindSchedule {
+		return l.runSchedule(spec)
 	}
 	spec, d, err := l.Resolve(spec)
 	if err != nil {

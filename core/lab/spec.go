@@ -17,7 +17,7 @@ const (
 )
 
 // Kinds lists the experiment kinds, for GET /api/policies.
-func Kinds() []string { return []string{KindRefresh, KindEstimate} }
+func Kinds() []string { return []string{KindRefresh, KindEstimate, KindSchedule} }
 
 // Spec is an experiment specification.
 type Spec struct {
@@ -38,6 +38,8 @@ type Spec struct {
 	Sweep *Sweep `json:"sweep,omitempty"`
 	// Estimate holds the estimate kind's own fields (see EstimateSpec).
 	Estimate *EstimateSpec `json:"estimate,omitempty"`
+	// Schedule holds the schedule kind's own fields (see ScheduleSpec).
+	Schedule *ScheduleSpec `json:"schedule,omitempty"`
 }
 
 // Sweep varies one numeric field of a spec: "budget", "cycles",

@@ -168,7 +168,7 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 		return nil, fail(0, "charts: a lesson needs at least one chart")
 	}
 	for i, c := range ls.Charts {
-		if c.Type != "cycles" && c.Type != "bars" && c.Type != "sweep" && c.Type != "sites" && !slices.Contains(estimateCharts, c.Type) {
+		if c.Type != "cycles" && c.Type != "bars" && c.Type != "sweep" && c.Type != "sites" && c.Type != "allocation" && !slices.Contains(estimateCharts, c.Type) {
 			return nil, fail(0, "charts[%d]: type %q (expected cycles, bars, sweep, sites or one of %s)", i, c.Type, strings.Join(estimateCharts, ", "))
 		}
 		if slices.Contains(estimateCharts, c.Type) && ls.Spec.Kind != lab.KindEstimate {
@@ -265,6 +265,22 @@ func checkControl(c *Control, spec lab.Spec, l *lab.Lab) error {
 			return fmt.Errorf("%s needs a spec of kind %s", c.Field, lab.KindEstimate)
 		}
 		return numeric()
+	case c.Field == "schedule.days" || c.Field == "schedule.observe":
+		if spec.Kind != lab.KindSchedule {
+			return fmt.Errorf("%s needs a spec of kind %s", c.Field, lab.KindSchedule)
+		}
+		return numeric()
+	case c.Field == "schedule.rates":
+		if spec.Kind != lab.KindSchedule {
+			return fmt.Errorf("%s needs a spec of kind %s", c.Field, lab.KindSchedule)
+		}
+		if c.Type == "" {
+			c.Type = "choice"
+		}
+		if len(c.Options) == 0 {
+			c.Options = []string{lab.RatesOracle, lab.EstNaive, lab.EstCGM, lab.EstMLE}
+		}
+		return nil
 	case c.Field == "estimate.crawl.mode":
 		if c.Type == "" {
 			c.Type = "choice"

@@ -44,9 +44,34 @@ export function fmt(metric, v) {
  */
 export function headline(p, id) {
   if (id === 'siteAccuracy') return p.sites ? p.sites.meanAccuracy : undefined;
+  if (id === 'harmonic') return p.schedule ? p.schedule.harmonic : undefined;
   if (id === 'edgeShare') return p.estimate ? p.estimate.edgeShare : undefined;
   if (id === 'estimate') return p.estimate && p.estimate.mean.mean.length ? at(p.estimate.mean, p.estimate.mean.mean.length - 1) : undefined;
   return p[id];
+}
+
+/**
+ * The readout columns of each experiment kind other than refresh (whose
+ * columns the lesson's readouts choose): metric id, label with its unit,
+ * which way is better, and how to print a value.
+ */
+export const KIND_COLUMNS = {
+  schedule: [
+    { id: 'freshness', label: 'Freshness', better: 'higher', fmt: (v) => (v === null || v === undefined ? '–' : v.toFixed(3)) },
+    { id: 'age', label: 'Age (days)', better: 'lower', fmt: (v) => (v === null || v === undefined ? '–' : v.toFixed(3)) },
+    { id: 'harmonic', label: 'Harmonic staleness', better: 'lower', fmt: (v) => (v === null || v === undefined ? '–' : v.toFixed(3)) },
+  ],
+};
+
+/** A schedule run's allocation per page: each policy's syncs per day beside the change rate. */
+export function allocationTable(result) {
+  const rates = result.schedule.trueRates;
+  const pols = result.policies.filter((p) => p.schedule && p.schedule.allocation);
+  return el('table', { class: 'numbers' },
+    el('caption', {}, 'Syncs per day given to each page (mean over repeats; an adaptive rule\'s as measured).'),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'Page' }), el('th', { scope: 'col', text: 'Changes/day' }), pols.map((p) => el('th', { scope: 'col', text: p.name })))),
+    el('tbody', {}, rates.map((r, i) => el('tr', {}, el('th', { scope: 'row', text: `e${i + 1}` }), el('td', {}, r.toFixed(3)),
+      pols.map((p) => el('td', {}, p.schedule.allocation[i].mean.toFixed(2)))))));
 }
 
 /** Whether metric m measures runs of kind (a metric without kinds is refresh's). */
@@ -149,7 +174,7 @@ function getField(spec, field) {
     const p = (spec.policies || []).find((q) => keyOf(q) === m[1]);
     return p && p.params ? p.params[m[2]] : undefined;
   }
-  if (field.startsWith('estimate.')) return field.split('.').reduce((o, k) => (o ? o[k] : undefined), spec);
+  if (field.startsWith('estimate.') || field.startsWith('schedule.')) return field.split('.').reduce((o, k) => (o ? o[k] : undefined), spec);
   return spec[field];
 }
 
@@ -181,8 +206,8 @@ function setField(spec, field, value, cat) {
     if (p) setParam(p, m[2]);
     return;
   }
-  if (field.startsWith('estimate.')) {
-    // A path into the estimate kind's own fields, such as estimate.crawl.initial.
+  if (field.startsWith('estimate.') || field.startsWith('schedule.')) {
+    // A path into a kind's own fields, such as estimate.crawl.initial.
     const keys = field.split('.');
     let o = spec;
     for (const k of keys.slice(0, -1)) o = o[k] = o[k] || {};
@@ -555,7 +580,9 @@ class Experiment {
     const unit = result.dataset.cycleUnit || 'cycle';
     const where = engineName === 'wasm' ? '(WebAssembly in this tab)' : '(server)';
     const es = s.estimate;
-    const shape = s.kind === 'estimate' && es
+    const shape = s.kind === 'schedule' && s.schedule
+      ? `${s.policies.length} ${s.policies.length === 1 ? 'schedule' : 'schedules'} × ${s.repeats} repeats × ${s.schedule.warmup + s.schedule.days} simulated days of ${result.dataset.pages.toLocaleString()} pages`
+      : s.kind === 'estimate' && es
       ? `${s.policies.length} ${s.policies.length === 1 ? 'estimator' : 'estimators'} × ${s.repeats} repeats × ${es.epochs} crawls of ${es.pages.toLocaleString()} pages${result.sweep ? ` × ${result.sweep.values.length + 1} settings` : ''}`
       : `${s.policies.length} ${s.policies.length === 1 ? 'policy' : 'policies'} × ${s.repeats} repeats × ${s.cycles} ${unit}${s.cycles === 1 ? '' : 's'} of ${result.dataset.pages.toLocaleString()} pages`;
     this.setStatus(preview
@@ -608,6 +635,7 @@ class Experiment {
 
   renderReadouts(result) {
     if (result.spec.kind === 'estimate') { this.renderEstimateReadouts(result); return; }
+    if (result.spec.kind === 'schedule') { this.renderScheduleReadouts(result); return; }
     const metrics = (this.config.readouts || ['changeRatio', 'freshness', 'age']).map((m) => this.metric(m));
     const hasExpect = result.policies.some((p) => p.expectedChangeRatio !== undefined);
     const unit = result.dataset.cycleUnit || 'cycle';
@@ -625,6 +653,35 @@ class Experiment {
       hasExpect ? el('td', {}, el('span', { class: 'num', text: p.expectedChangeRatio !== undefined ? p.expectedChangeRatio.toFixed(4) : '–' })) : null));
     const caption = el('caption', {}, `Mean over ${result.spec.repeats} repeats, averaged over ${result.spec.cycles} ${unit}${result.spec.cycles === 1 ? '' : 's'}; ± is the half-width of the 95% interval across repeats. ${result.dataset.name}, ${result.spec.budget} downloads per ${unit}, seed ${result.spec.seed}.`);
     this.readouts.replaceChildren(el('table', { class: 'numbers' }, caption, el('thead', {}, head), el('tbody', {}, rows)));
+  }
+
+  /**
+   * The numbers table of a schedule run: the kind's columns (KIND_COLUMNS),
+   * each with its exact expectation where the plan has one, then the
+   * allocation per page.
+   */
+  renderScheduleReadouts(result) {
+    const cols = KIND_COLUMNS.schedule;
+    const head = el('tr', {}, el('th', { scope: 'col', text: 'Policy' }),
+      cols.map((c) => el('th', { scope: 'col', title: this.metric(c.id).help }, c.label, el('span', { class: 'better', text: c.better === 'lower' ? ' ↓' : ' ↑', 'aria-label': `${c.better} is better` }))),
+      el('th', { scope: 'col', title: 'Syncs per day the policy spent (adaptive rules set their own)' }, 'Syncs/day'));
+    const rows = result.policies.map((p) => el('tr', { class: p.oracle ? 'oracle' : '' },
+      el('th', { scope: 'row' }, p.name, p.oracle ? el('span', { class: 'tag', text: 'oracle rates', title: 'Planned with the true change rates' }) : null,
+        p.schedule && p.schedule.rates && !p.oracle ? el('span', { class: 'tag', text: `rates: ${p.schedule.rates}` }) : null),
+      cols.map((c) => {
+        const s = headline(p, c.id);
+        const e = p.schedule && p.schedule.expected ? p.schedule.expected[c.id] : null;
+        const h = halfWidth(s);
+        return el('td', {}, el('span', { class: 'num', text: s ? c.fmt(s.mean) : '–' }), h !== null ? el('span', { class: 'pm', text: ` ± ${c.fmt(h)}` }) : null,
+          e !== null && e !== undefined ? el('span', { class: 'pm', title: 'Exact expectation of the plan', text: ` (exact ${c.fmt(e)})` }) : null);
+      }),
+      el('td', {}, el('span', { class: 'num', text: p.schedule ? p.schedule.syncsPerDay.mean.toFixed(2) : '–' }))));
+    const ss = result.spec.schedule || {};
+    const src = result.schedule && result.schedule.ratesFrom === 'estimated' ? ' The dataset carries no true rates: they are estimated from its whole truth.' : '';
+    const caption = el('caption', {}, `Time-averaged over ${ss.days} days after ${ss.warmup} days of warm-up, mean over ${result.spec.repeats} repeats; ± is the half-width of the 95% interval across repeats. ${result.dataset.name}, ${result.spec.budget} syncs per day, seed ${result.spec.seed}; rates planned with: ${ss.rates}.${src}`);
+    const parts = [el('div', { style: 'overflow-x: auto' }, el('table', { class: 'numbers' }, caption, el('thead', {}, head), el('tbody', {}, rows)))];
+    if (result.schedule && result.schedule.trueRates && result.schedule.trueRates.length <= 20) parts.push(el('div', { style: 'overflow-x: auto' }, allocationTable(result)));
+    this.readouts.replaceChildren(...parts);
   }
 
   /** The numbers table of an estimate run: headline MAD and edge share, and per epoch. */
@@ -679,7 +736,7 @@ class Experiment {
       const cap = el('figcaption', {}, ch.caption || '');
       // The table is built when opened (or copied via the JSON/CSV
       // exports), not on every redraw.
-      const makeTable = () => (ch.type === 'bars' ? barsTable(result, m, ch) : ch.type === 'sweep' || ch.type === 'estimate-sweep' ? sweepTable(result, m, ch) : ch.type === 'sites' ? sitesTable(result, ch) : ch.type.startsWith('estimate-') ? estimateTable(result, m, ch) : cyclesTable(result, m, ch));
+      const makeTable = () => (ch.type === 'allocation' ? allocationTable(result) : ch.type === 'bars' ? barsTable(result, m, ch) : ch.type === 'sweep' || ch.type === 'estimate-sweep' ? sweepTable(result, m, ch) : ch.type === 'sites' ? sitesTable(result, ch) : ch.type.startsWith('estimate-') ? estimateTable(result, m, ch) : cyclesTable(result, m, ch));
       const open = this.openTables && this.openTables.has(i);
       const details = el('details', { class: 'data', open }, el('summary', { text: 'Data table' }), open ? makeTable() : null);
       details.addEventListener('toggle', () => {
