@@ -178,7 +178,12 @@ func Chart(res *lab.Result, opts ChartOptions) ([]byte, error) {
 	case ChartEstimatePaths, ChartEstimateSweep, ChartEstimatePrior, ChartEstimateEpochs:
 		return estimateChart(res, opts, m, refs)
 	}
-	return nil, fmt.Errorf("unknown chart type %q (expected %q, %q, %q or %q)", opts.Type, ChartCycles, ChartBars, ChartSweep, ChartSites)
+	return nil, fmt.Errorf("unknown chart type %q (expected one of %s)", opts.Type, strings.Join(ChartTypes(), ", "))
+}
+
+// ChartTypes lists every chart type POST /api/chart draws.
+func ChartTypes() []string {
+	return append([]string{ChartCycles, ChartBars, ChartSweep, ChartSites, ChartAllocation}, estimateChartTypes...)
 }
 
 // seriesNames names a chart's series: by the policy's name, except that
