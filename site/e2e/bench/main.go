@@ -477,7 +477,7 @@ func runBrowser(l *lab.Lab, native measure.Report, node *measure.Report) (*brows
 		b.clusterings(browser, srv.URL, l)
 	}
 	if part("slider") {
-		for _, lesson := range []string{"why-refresh-policies-matter", "sampling-a-site", "clustering-pages", "mle-first-interval"} {
+		for _, lesson := range benchLessons {
 			fmt.Fprintf(os.Stderr, "bench: slider → chart on %s…\n", lesson)
 			in := slider(browser, srv.URL+"/lessons/"+lesson+".html", *presses, sliderLabel(lesson))
 			in.lesson = lesson
@@ -629,8 +629,9 @@ func clusterInTab(browser context.Context, url string, d dataset.Info, set strin
 	return clusterFigure{coldMs: cold.WorkerMs, warmMs: warm.WorkerMs}
 }
 
-// slider presses ArrowRight on the lesson's budget slider, waiting for each
-// redraw, so that every press asks for a budget not seen before (the lab
+// slider presses an arrow key on the lesson's slider matching label (right,
+// or left when the slider has no room for every press), waiting for each
+// redraw, so that every press asks for a value not seen before (the lab
 // answers a spec it ran lately from its cache, which would flatter the
 // figure), and returns the page's own timings
 // (window.__refreshLab.timings: input event → chart redrawn) with the
@@ -653,8 +654,12 @@ func slider(browser context.Context, url string, presses int, label string) (in 
 	}
 	id, err := e2e.Eval[string](ctx, fmt.Sprintf(`(() => {
   const r = [...document.querySelectorAll('#controls input[type=range]')].find((i) => i.labels.length && /%s/.test(i.labels[0].textContent));
-  return r ? r.id : '';
-})()`, label))
+  if (!r) return '';
+  // Press towards the end with room for every press, so each one changes
+  // the value.
+  const room = (Number(r.max) - Number(r.value)) / (Number(r.step) || 1);
+  return (room >= %d ? '→' : '←') + r.id;
+})()`, label, presses))
 	switch {
 	case err != nil:
 		in.err = err
@@ -663,6 +668,11 @@ func slider(browser context.Context, url string, presses int, label string) (in 
 		in.err = fmt.Errorf("no slider labelled /%s/", label)
 		return in
 	}
+	key := kb.ArrowRight
+	if strings.HasPrefix(id, "←") {
+		key = kb.ArrowLeft
+	}
+	id = strings.TrimLeft(id, "←→")
 	if in.err = chromedp.Do(ctx, chromedp.Focus(chromedp.ID(id))); in.err != nil {
 		return in
 	}
@@ -679,7 +689,7 @@ func slider(browser context.Context, url string, presses int, label string) (in 
 		if _, in.err = e2e.Eval[bool](ctx, arm); in.err != nil {
 			return in
 		}
-		if in.err = chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); in.err != nil {
+		if in.err = chromedp.Do(ctx, chromedp.KeyEvent(key)); in.err != nil {
 			return in
 		}
 		wait, cancelWait := context.WithTimeout(ctx, 30*time.Second)
@@ -712,14 +722,28 @@ func slider(browser context.Context, url string, presses int, label string) (in 
 	return in
 }
 
-// sliderLabel is the label of the slider the bench presses on a lesson: the
-// budget ("Downloads…"), or on the estimate kind's initial-interval sweep
-// (which has no budget) the seed, each press a new run of the whole sweep.
+// benchLessons are the lessons whose slider the bench presses: every one,
+// in the site's order.
+var benchLessons = []string{
+	"why-refresh-policies-matter", "sampling-a-site", "greedy-vs-proportional", "adaptive-sampling",
+	"history-plus-sampling", "sampling-with-correlation", "how-big-a-sample", "clustering-pages",
+	"naive-estimate", "mle-first-interval", "new-pages-priors", "optimal-schedules",
+}
+
+// sliderLabel matches the label of the slider the bench presses on a
+// lesson: the budget where there is one ("Downloads…", "Syncs per day"),
+// the seed on the initial-interval sweep (each press reruns the whole
+// sweep), else the lesson's first slider.
 func sliderLabel(lesson string) string {
-	if lesson == "mle-first-interval" {
+	switch lesson {
+	case "mle-first-interval":
 		return "^Seed"
+	case "why-refresh-policies-matter", "sampling-a-site", "greedy-vs-proportional", "how-big-a-sample", "clustering-pages":
+		return "^Downloads"
+	case "optimal-schedules":
+		return "^Syncs per day"
 	}
-	return "Downloads"
+	return "."
 }
 
 // upload generates the crawl log, uploads it on the upload page and times
@@ -959,7 +983,7 @@ func wasmMemory(ctx context.Context) (float64, error) {
 func mib(b float64) string { return fmt.Sprintf("%.1f MiB", b/(1<<20)) }
 
 func interactionRows(t *table, br *browserFigures, brErr error) {
-	t.section(fmt.Sprintf("lessons: a slider's input event → the redrawn chart, %d presses of ArrowRight on the budget slider (the seed on mle-first-interval; each a new value), headless Chromium", *presses))
+	t.section(fmt.Sprintf("lessons: a slider's input event → the redrawn chart, %d arrow-key presses on one slider per lesson (the budget where there is one, see sliderLabel; each press a new value), headless Chromium", *presses))
 	if brErr != nil {
 		t.fail("slider → chart", "p95 < 50 ms", brErr)
 		return
