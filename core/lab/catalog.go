@@ -12,6 +12,7 @@ import (
 	"github.com/refreshlab/refreshlab/core/policy"
 	"github.com/refreshlab/refreshlab/core/refresh"
 	"github.com/refreshlab/refreshlab/core/sampling"
+	"github.com/refreshlab/refreshlab/core/schedule"
 	"github.com/refreshlab/refreshlab/core/synth"
 )
 
@@ -51,7 +52,7 @@ func small(gen func(seed uint64) *dataset.Dataset) Bundled {
 // upload page show them.
 func Policies() []refresh.Descriptor {
 	var ds []refresh.Descriptor
-	for _, group := range [][]refresh.Descriptor{policy.Descriptors(), sampling.Descriptors(), sampling.AdaptiveDescriptors(), sampling.GroupDescriptors(), sampling.HybridDescriptors(), category.Descriptors(), cluster.Descriptors()} {
+	for _, group := range [][]refresh.Descriptor{policy.Descriptors(), sampling.Descriptors(), sampling.AdaptiveDescriptors(), sampling.GroupDescriptors(), sampling.HybridDescriptors(), category.Descriptors(), cluster.Descriptors(), schedule.RefreshDescriptors()} {
 		for _, d := range group {
 			d.Kind = KindRefresh
 			if d.Params == nil {

@@ -74,6 +74,10 @@ type Truth interface {
 	// StaleSince returns the time of the first change the copy of p misses,
 	// in cycles, or -1 when p is up to date.
 	StaleSince(p int32) float64
+	// Rates returns each page's true change rate in changes per cycle, for
+	// oracle schedules that plan from the truth. The slice is shared; do
+	// not modify it.
+	Rates() []float64
 }
 
 // Descriptor names a policy, documents it and builds it.
@@ -190,9 +194,13 @@ func (c Cycle) ChangeRatio() float64 {
 // to the number of pages, so large repositories and many repeats stay fast.
 type Sim struct {
 	truth *dataset.Truth
-	since []float64 // time of the first missed change, -1 when fresh
-	pos   []int32   // index of each stale page in stale, -1 when fresh
-	stale []int32
+	// cycleDays is the dataset's cycle length in days (0 when unknown), and
+	// rates the true rates per cycle, computed on first use.
+	cycleDays float64
+	rates     []float64
+	since     []float64 // time of the first missed change, -1 when fresh
+	pos       []int32   // index of each stale page in stale, -1 when fresh
+	stale     []int32
 	// sinceSum is Σ since over the stale pages, kept with Neumaier's
 	// compensated summation so that age stays exact to the last bits
 	// however many pages come and go.
@@ -216,7 +224,7 @@ type Sim struct {
 // NewSim returns a simulator for d with every copy fresh at time 0.
 func NewSim(d *dataset.Dataset) *Sim {
 	n := len(d.Pages)
-	s := &Sim{truth: &d.Truth, since: make([]float64, n), pos: make([]int32, n), content: d.Content}
+	s := &Sim{truth: &d.Truth, cycleDays: d.Info.CycleLength / 86400, since: make([]float64, n), pos: make([]int32, n), content: d.Content}
 	for i := range s.since {
 		s.since[i] = -1
 		s.pos[i] = -1
@@ -258,6 +266,41 @@ func (s *Sim) Stale() []int32 { return s.stale }
 
 // StaleSince implements Truth.
 func (s *Sim) StaleSince(p int32) float64 { return s.since[p] }
+
+// Rates implements Truth. When the dataset records its generator's rates
+// (dataset.Truth.Rates, changes per day) and its cycle length (Info.CycleLength,
+// seconds), page i's rate per cycle is Rates[i]·CycleLength/86400. Otherwise
+// it is estimated once from the whole truth, by Cho & Garcia-Molina's
+// bias-reduced estimator for regular accesses (ACM TOIT 2003, as Grimes & Ford
+// state it in their eq. 1, papers/004)
+// with one access per cycle over all C cycles: X of them saw a change, so
+// λ̂ = −ln((C − X + 0.5)/(C + 0.5)) per cycle. The truth is the best any
+// schedule could know, but a page that changed in every cycle still gets
+// the finite ln(2C + 1).
+func (s *Sim) Rates() []float64 {
+	if s.rates != nil {
+		return s.rates
+	}
+	n := len(s.since)
+	s.rates = make([]float64, n)
+	if s.truth.Rates != nil && s.cycleDays > 0 {
+		for i, r := range s.truth.Rates {
+			s.rates[i] = r * s.cycleDays
+		}
+		return s.rates
+	}
+	for _, changed := range s.truth.Changed {
+		for _, p := range changed {
+			s.rates[p]++
+		}
+	}
+	c := float64(s.truth.Cycles())
+	for i, x := range s.rates {
+		// −ln(1 − X/(C + 0.5)) through Log1p, the same bits in WebAssembly.
+		s.rates[i] = -math.Log1p(-x / (c + 0.5))
+	}
+	return s.rates
+}
 
 // refresh brings p's copy up to date and reports whether it was stale.
 func (s *Sim) refresh(p int32) bool {

@@ -7,8 +7,8 @@ package schedule
 // freshness or for age.
 
 // Uniform syncs every page at the same rate, f_i = B/N, whatever its
-// change rate (Cho & Garcia-Molina's uniform policy). It spends the whole
-// budget.
+// change rate (Cho & Garcia-Molina's uniform policy); with Input.Counts,
+// f_i = B/Σc_i. It spends the whole budget.
 type Uniform struct {
 	Spacing Spacing // Regular in the paper
 }
@@ -19,7 +19,7 @@ func (u Uniform) Allocate(in Input, dst []float64) (Plan, error) {
 		return Plan{}, err
 	}
 	f := resize(dst, len(in.Rates))
-	each := in.Budget / float64(len(f))
+	each := in.Budget / in.pages()
 	for i := range f {
 		f[i] = each
 	}
@@ -29,7 +29,8 @@ func (u Uniform) Allocate(in Input, dst []float64) (Plan, error) {
 // Proportional syncs each page in proportion to its change rate, f_i =
 // B·λ_i/Σλ (Cho & Garcia-Molina's proportional policy). When every rate
 // is 0 there is nothing to be proportional to, and it shares the budget
-// uniformly (the limit of equal rates). It spends the whole budget.
+// uniformly (the limit of equal rates). With Input.Counts, f_i =
+// B·λ_i/Σc_jλ_j. It spends the whole budget.
 type Proportional struct {
 	Spacing Spacing // Regular in the paper
 }
@@ -40,8 +41,8 @@ func (p Proportional) Allocate(in Input, dst []float64) (Plan, error) {
 		return Plan{}, err
 	}
 	var total float64
-	for _, r := range in.Rates {
-		total += r
+	for i, r := range in.Rates {
+		total += in.count(i) * r
 	}
 	if total == 0 {
 		return Uniform(p).Allocate(in, dst)
@@ -84,20 +85,20 @@ func (ChoFreshness) Allocate(in Input, dst []float64) (Plan, error) {
 	clear(f)
 	plan := Plan{Rates: f, Spacing: Regular, Oracle: in.Oracle}
 	xs := make([]float64, n) // warm starts for the per-page Newton solves
-	var start float64
-	var useful int
+	var start, useful float64
+	pages := in.pages()
 	for i, r := range in.Rates {
-		w := in.weight(i)
-		if r > 0 && w > 0 {
-			useful++
+		w, c := in.weight(i), in.count(i)
+		if r > 0 && w > 0 && c > 0 {
+			useful += c
 			// The marginal value of this page under a uniform share.
-			start += w * FreshnessSlope(r, in.Budget/float64(n))
+			start += c * w * FreshnessSlope(r, in.Budget/pages)
 		}
 	}
 	if useful == 0 || in.Budget == 0 {
 		return plan, nil
 	}
-	start /= float64(useful)
+	start /= useful
 	// eval writes f(ν) into f and returns Σf and its slope: with c =
 	// −ln(1 − y), dx/dc = (1 + x)/x, dc/dy = 1/(1 − y), dy/dν = λ/μ, and
 	// df/dx = −f/x.
@@ -115,8 +116,9 @@ func (ChoFreshness) Allocate(in Input, dst []float64) (Plan, error) {
 			x := invertGain(y, xs[i])
 			xs[i] = x
 			f[i] = r / x
-			s += f[i]
-			ds -= f[i] / x * (1 + x) / x / (1 - y) * r / w
+			c := in.count(i)
+			s += c * f[i]
+			ds -= c * f[i] / x * (1 + x) / x / (1 - y) * r / w
 		}
 		return s, ds
 	}
@@ -125,7 +127,7 @@ func (ChoFreshness) Allocate(in Input, dst []float64) (Plan, error) {
 		clear(f)
 		return plan, nil
 	}
-	spendBudget(func(nu float64) float64 { s, _ := eval(nu); return s }, lo, hi, in.Budget, f, make([]float64, len(f)))
+	spendBudget(func(nu float64) float64 { s, _ := eval(nu); return s }, lo, hi, in.Budget, f, make([]float64, len(f)), in.Counts)
 	return plan, nil
 }
 
@@ -159,19 +161,19 @@ func (ChoAge) Allocate(in Input, dst []float64) (Plan, error) {
 	clear(f)
 	plan := Plan{Rates: f, Spacing: Regular, Oracle: in.Oracle}
 	xs := make([]float64, n)
-	var start float64
-	var useful int
+	var start, useful float64
+	pages := in.pages()
 	for i, r := range in.Rates {
-		w := in.weight(i)
-		if r > 0 && w > 0 {
-			useful++
-			start -= w * AgeSlope(r, in.Budget/float64(n))
+		w, c := in.weight(i), in.count(i)
+		if r > 0 && w > 0 && c > 0 {
+			useful += c
+			start -= c * w * AgeSlope(r, in.Budget/pages)
 		}
 	}
 	if useful == 0 || in.Budget == 0 {
 		return plan, nil
 	}
-	start /= float64(useful)
+	start /= useful
 	// eval writes f(ν) into f and returns Σf and its slope: with c =
 	// νλ²/μ, dx/dν = (λ²/μ)/k'(x), k'(x) = x(1 − e^{−x}), and df/dx = −f/x.
 	eval := func(nu float64) (s, ds float64) {
@@ -184,8 +186,9 @@ func (ChoAge) Allocate(in Input, dst []float64) (Plan, error) {
 			x := invertAgeDrop(nu*r*r/w, xs[i])
 			xs[i] = x
 			f[i] = r / x
-			s += f[i]
-			ds -= f[i] / x * (r * r / w) / (x * expm1neg(x))
+			c := in.count(i)
+			s += c * f[i]
+			ds -= c * f[i] / x * (r * r / w) / (x * expm1neg(x))
 		}
 		return s, ds
 	}
@@ -194,6 +197,6 @@ func (ChoAge) Allocate(in Input, dst []float64) (Plan, error) {
 		clear(f)
 		return plan, nil
 	}
-	spendBudget(func(nu float64) float64 { s, _ := eval(nu); return s }, lo, hi, in.Budget, f, make([]float64, len(f)))
+	spendBudget(func(nu float64) float64 { s, _ := eval(nu); return s }, lo, hi, in.Budget, f, make([]float64, len(f)), in.Counts)
 	return plan, nil
 }

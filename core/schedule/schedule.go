@@ -16,6 +16,10 @@
 //     rates and no budget: after each sync it sets the page's next interval
 //     from whether that sync found a change.
 //
+// Refresher plays an allocation Policy in the lab's batch refresh cycles
+// (refresh.Policy), planning from rates it estimates from its own
+// downloads, or from the truth as an oracle (RefreshDescriptors).
+//
 // The seam between what a policy is told and the truth is explicit: Input
 // carries the rates a policy plans with (an estimator's output, or the true
 // rates with Oracle set), while Config carries the true rates that drive the
@@ -87,6 +91,14 @@ type Input struct {
 	Weights []float64
 	// Budget is B, the syncs per day to share among the pages.
 	Budget float64
+	// Counts, when not nil, makes entry i stand for Counts[i] identical
+	// pages (same rate, same weight), each given the rate f_i: the budget
+	// constraint becomes Σ c_i f_i = B and every objective sum is weighted
+	// by c_i, while each page's Lagrange condition, which does not depend
+	// on how many pages share it, is unchanged. A caller planning for many
+	// pages that fall into few classes (Refresher) allocates per class.
+	// nil means 1 for every entry. Counts need not be integers.
+	Counts []float64
 }
 
 // Limit bounds every rate, weight and budget: each is 0 or between
@@ -109,8 +121,9 @@ func checkValues(what string, vs []float64) error {
 	return nil
 }
 
-// Check reports the first problem with in: no pages, weights of the wrong
-// length, or a rate, weight or budget that is not 0 or within [1/Limit,
+// Check reports the first problem with in: no pages, weights or counts of
+// the wrong length, a count that is negative, NaN or infinite, counts that
+// sum to 0, or a rate, weight or budget that is not 0 or within [1/Limit,
 // Limit] (negative, NaN and infinite values included).
 func (in Input) Check() error {
 	if len(in.Rates) == 0 {
@@ -125,6 +138,21 @@ func (in Input) Check() error {
 	if err := checkValues("weight", in.Weights); err != nil {
 		return err
 	}
+	if in.Counts != nil {
+		if len(in.Counts) != len(in.Rates) {
+			return fmt.Errorf("%d counts for %d pages", len(in.Counts), len(in.Rates))
+		}
+		var total float64
+		for i, c := range in.Counts {
+			if !(c >= 0) || math.IsInf(c, 1) {
+				return fmt.Errorf("page %d: count %v (expected a finite number ≥ 0)", i, c)
+			}
+			total += c
+		}
+		if !(total > 0) || math.IsInf(total, 1) {
+			return fmt.Errorf("counts sum to %v (expected a finite positive number of pages)", total)
+		}
+	}
 	if !inRange(in.Budget) {
 		return fmt.Errorf("budget %v (expected 0 or a number of syncs per day between 1e-12 and 1e12)", in.Budget)
 	}
@@ -137,6 +165,26 @@ func (in Input) weight(i int) float64 {
 		return 1
 	}
 	return in.Weights[i]
+}
+
+// count returns c_i, 1 when there are no counts.
+func (in Input) count(i int) float64 {
+	if in.Counts == nil {
+		return 1
+	}
+	return in.Counts[i]
+}
+
+// pages returns Σ c_i, the number of pages the entries stand for.
+func (in Input) pages() float64 {
+	if in.Counts == nil {
+		return float64(len(in.Rates))
+	}
+	var s float64
+	for _, c := range in.Counts {
+		s += c
+	}
+	return s
 }
 
 // Policy allocates a budget of syncs among pages from their change rates.
@@ -155,7 +203,8 @@ type Plan struct {
 	Oracle  bool // planned from the true change rates
 }
 
-// Spent returns Σ f_i, the syncs per day the plan uses.
+// Spent returns Σ f_i, the syncs per day the plan uses (per entry: with
+// Input.Counts the budget spent is Σ c_i f_i).
 func (p Plan) Spent() float64 {
 	var s float64
 	for _, f := range p.Rates {
@@ -201,12 +250,16 @@ func resize(dst []float64, n int) []float64 {
 	return make([]float64, n)
 }
 
-// normalize scales the positive rates of f so that they sum to budget
+// normalize scales the positive rates of f so that Σ c_i f_i = budget
 // exactly (up to rounding), removing what is left of a root finder's
-// tolerance. It leaves f alone when nothing is positive.
-func normalize(f []float64, budget float64) {
+// tolerance; counts nil means c_i = 1. It leaves f alone when nothing is
+// positive.
+func normalize(f []float64, budget float64, counts []float64) {
 	var s float64
-	for _, x := range f {
+	for i, x := range f {
+		if counts != nil {
+			x *= counts[i]
+		}
 		s += x
 	}
 	if s <= 0 {

@@ -70,11 +70,12 @@ func solveMultiplier(spend func(nu float64) (s, ds float64), budget, start float
 // into f and returns its sum. When the two ends spend different amounts
 // it blends them, θ·f(lo) + (1 − θ)·f(hi) with θ chosen to spend the
 // budget; both satisfy the Lagrange condition to a few ulps of ν, so the
-// blend does too. scratch must be as long as f.
-func spendBudget(rates func(nu float64) float64, lo, hi, budget float64, f, scratch []float64) {
+// blend does too. scratch must be as long as f. With counts (nil = 1 each)
+// rates returns Σ c_i f_i and the budget is spent as Σ c_i f_i.
+func spendBudget(rates func(nu float64) float64, lo, hi, budget float64, f, scratch, counts []float64) {
 	sHi := rates(hi)
 	if lo == hi {
-		normalize(f, budget)
+		normalize(f, budget, counts)
 		return
 	}
 	copy(scratch, f)
@@ -85,5 +86,5 @@ func spendBudget(rates func(nu float64) float64, lo, hi, budget float64, f, scra
 			f[i] = theta*f[i] + (1-theta)*scratch[i]
 		}
 	}
-	normalize(f, budget)
+	normalize(f, budget, counts)
 }

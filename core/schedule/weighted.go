@@ -58,22 +58,29 @@ func (Azar) Allocate(in Input, dst []float64) (Plan, error) {
 		}
 		return int(a.i - b.i)
 	})
+	// With Input.Counts an entry of count c adds c times to both sums; an
+	// entry of count 0 adds nothing, and testing ν against its ratio
+	// decides the same k as testing it against the next counted one.
 	var sq, sd, nu float64
 	for k, p := range order {
-		sq += math.Sqrt(in.weight(int(p.i)) * in.Rates[p.i])
-		sd += in.Rates[p.i]
+		c := in.count(int(p.i))
+		sq += c * math.Sqrt(in.weight(int(p.i))*in.Rates[p.i])
+		sd += c * in.Rates[p.i]
 		r := sq / (in.Budget + sd)
 		nu = r * r
 		if k+1 == len(order) || nu >= order[k+1].ratio {
 			break
 		}
 	}
+	if nu == 0 { // every page that could use a sync has count 0
+		return plan, nil
+	}
 	for _, p := range order {
 		if rho := math.Sqrt(in.weight(int(p.i))*in.Rates[p.i]/nu) - in.Rates[p.i]; rho > 0 {
 			f[p.i] = rho
 		}
 	}
-	normalize(f, in.Budget)
+	normalize(f, in.Budget, in.Counts)
 	return plan, nil
 }
 
@@ -109,7 +116,7 @@ func (LambdaCrawl) Allocate(in Input, dst []float64) (Plan, error) {
 	var wsum float64
 	for i, r := range in.Rates {
 		if r > 0 {
-			wsum += in.weight(i)
+			wsum += in.count(i) * in.weight(i)
 		}
 	}
 	if wsum == 0 || in.Budget == 0 {
@@ -127,8 +134,9 @@ func (LambdaCrawl) Allocate(in Input, dst []float64) (Plan, error) {
 			q := 4 * w * d / nu
 			root := math.Sqrt(d*d + q)
 			f[i] = (q / 2) / (d + root)
-			s += f[i]
-			ds -= q / (4 * nu * root)
+			c := in.count(i)
+			s += c * f[i]
+			ds -= c * q / (4 * nu * root)
 		}
 		return s, ds
 	}
@@ -139,7 +147,7 @@ func (LambdaCrawl) Allocate(in Input, dst []float64) (Plan, error) {
 		clear(f)
 		return plan, nil
 	}
-	spendBudget(func(nu float64) float64 { s, _ := eval(nu); return s }, lo, hi, in.Budget, f, make([]float64, len(f)))
+	spendBudget(func(nu float64) float64 { s, _ := eval(nu); return s }, lo, hi, in.Budget, f, make([]float64, len(f)), in.Counts)
 	return plan, nil
 }
 
@@ -148,7 +156,8 @@ func (LambdaCrawl) Allocate(in Input, dst []float64) (Plan, error) {
 // μ_i/ν − μ_i²/(ν²Δ_i) + … when every page changes much faster than it is
 // crawled. It ignores Input.Rates; with no weights it is the uniform
 // policy with Poisson crawls. When every weight is 0 it shares the budget
-// uniformly. It spends the whole budget.
+// uniformly. With Input.Counts, ρ_i = R·μ_i/Σc_jμ_j. It spends the whole
+// budget.
 type LambdaCrawlApprox struct{}
 
 // Allocate implements Policy.
@@ -158,7 +167,7 @@ func (LambdaCrawlApprox) Allocate(in Input, dst []float64) (Plan, error) {
 	}
 	var wsum float64
 	for i := range in.Rates {
-		wsum += in.weight(i)
+		wsum += in.count(i) * in.weight(i)
 	}
 	if wsum == 0 {
 		return Uniform{Spacing: Poisson}.Allocate(in, dst)
@@ -201,7 +210,7 @@ func (OlstonPandey) Allocate(in Input, dst []float64) (Plan, error) {
 	plan := Plan{Rates: f, Spacing: Regular, Oracle: in.Oracle}
 	var hiTau float64 // above max μ_i/λ_i no page is ever refreshed
 	for i, r := range in.Rates {
-		if w := in.weight(i); r > 0 && w > 0 {
+		if w := in.weight(i); r > 0 && w > 0 && in.count(i) > 0 {
 			hiTau = math.Max(hiTau, w/r)
 		}
 	}
@@ -219,7 +228,7 @@ func (OlstonPandey) Allocate(in Input, dst []float64) (Plan, error) {
 			}
 			last[i] = utilityInterval(r, tau/w, last[i])
 			f[i] = 1 / last[i]
-			s += f[i]
+			s += in.count(i) * f[i]
 		}
 		return s
 	}
@@ -240,7 +249,7 @@ func (OlstonPandey) Allocate(in Input, dst []float64) (Plan, error) {
 			hi = mid
 		}
 	}
-	spendBudget(spend, lo, hi, in.Budget, f, make([]float64, n))
+	spendBudget(spend, lo, hi, in.Budget, f, make([]float64, n), in.Counts)
 	return plan, nil
 }
 
