@@ -188,3 +188,19 @@ func TestEstimatesAreSampleMeans(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoRecluster checks the default re-clustering period: every cycle
+// up to the 24 cycles of the paper's scale, about 24 re-clusterings in all
+// beyond.
+func TestAutoRecluster(t *testing.T) {
+	for _, c := range []struct{ cycles, want int }{{0, 1}, {1, 1}, {12, 1}, {24, 1}, {25, 2}, {48, 2}, {49, 3}, {3006, 126}} {
+		if got := AutoRecluster(c.cycles); got != c.want {
+			t.Errorf("AutoRecluster(%d) = %d, want %d", c.cycles, got, c.want)
+		}
+		if c.cycles > 0 {
+			if n := (c.cycles + AutoRecluster(c.cycles) - 1) / AutoRecluster(c.cycles); n > 24 {
+				t.Errorf("%d cycles: %d re-clusterings, want at most 24", c.cycles, n)
+			}
+		}
+	}
+}

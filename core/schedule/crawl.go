@@ -87,6 +87,7 @@ type Refresher struct {
 	rates  []float64  // class → estimated rate
 	plan   []float64  // class → f
 	index  map[classKey]int32
+	free   []int32           // classes left empty, for reuse
 	byRate map[float64]int32 // the oracle's classes
 	bins   []int32
 }
@@ -133,7 +134,7 @@ func (r *Refresher) init(env refresh.Env) {
 	clear(r.class)
 	clear(r.done)
 	clear(r.credit)
-	r.keys, r.counts = r.keys[:0], r.counts[:0]
+	r.keys, r.counts, r.free = r.keys[:0], r.counts[:0], r.free[:0]
 	clear(r.index)
 	if !r.oracle {
 		r.keys = append(r.keys, classKey{})
@@ -323,8 +324,23 @@ func (r *Refresher) download(c *refresh.Crawl, p int32, stamp int32) {
 	}
 	k.t = stamp
 	r.counts[old]--
+	if r.counts[old] == 0 {
+		// An empty class leaves the plan: its slot goes to the next new
+		// class, so the classes never outnumber the pages, however long
+		// the run (a log of thousands of cycles makes a new (n, X, T) at
+		// nearly every download).
+		delete(r.index, r.keys[old])
+		r.free = append(r.free, old)
+	}
 	idx, ok := r.index[k]
-	if !ok {
+	switch {
+	case ok:
+	case len(r.free) > 0:
+		idx = r.free[len(r.free)-1]
+		r.free = r.free[:len(r.free)-1]
+		r.keys[idx] = k
+		r.index[k] = idx
+	default:
 		idx = int32(len(r.keys))
 		r.index[k] = idx
 		r.keys = append(r.keys, k)

@@ -259,3 +259,29 @@ func BenchmarkRefresher(b *testing.B) {
 		})
 	}
 }
+
+// TestRefresherClassesStayFew checks that a long run keeps no more classes
+// than pages (plus the never-downloaded class): on thousands of cycles
+// nearly every download makes a new (n, X, T), and the plan's cost grows
+// with the classes, so empty ones must be reused.
+func TestRefresherClassesStayFew(t *testing.T) {
+	rates := make([]float64, 30)
+	for i := range rates {
+		rates[i] = 0.02 * float64(1+i)
+	}
+	const cycles = 2000
+	d := poissonData(t, rates, cycles, 3)
+	sim := refresh.NewSim(d)
+	p := build(t, "rate-schedule", d, sim, 5, param.Values{})
+	sim.Run(p, 5, cycles, nil)
+	if n := len(p.keys); n > len(rates)+1 {
+		t.Errorf("%d classes after %d cycles of %d pages, want at most %d", n, cycles, len(rates), len(rates)+1)
+	}
+	var total float64
+	for _, c := range p.counts {
+		total += c
+	}
+	if total != float64(len(rates)) {
+		t.Errorf("the classes hold %v pages, want %d", total, len(rates))
+	}
+}
