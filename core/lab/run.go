@@ -258,7 +258,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		sim.Reset()
 		if reuser, ok := p.(refresh.Reuser); ok && reuse {
 			reuser.Reuse(refresh.Env{
-				Repo: &d.Repository, Budget: spec.Budget, Cycles: nc, Rand: rng, Params: params,
+				Repo: &d.Repository, Budget: spec.Budget, Cycles: nc, CycleDays: d.Info.CycleLength / 86400, Rand: rng, Params: params,
 				Memo: memo, Truth: truthFor(desc, sim),
 			})
 		} else {
@@ -268,7 +268,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 			}
 			var err error
 			p, err = desc.New(refresh.Env{
-				Repo: &d.Repository, Budget: spec.Budget, Cycles: nc, Rand: rng, Params: vals,
+				Repo: &d.Repository, Budget: spec.Budget, Cycles: nc, CycleDays: d.Info.CycleLength / 86400, Rand: rng, Params: vals,
 				Memo: memo, Truth: truthFor(desc, sim),
 			})
 			if err != nil {

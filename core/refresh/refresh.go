@@ -47,9 +47,12 @@ type Env struct {
 	Repo   *dataset.Repository
 	Budget int // downloads per cycle
 	Cycles int
-	Rand   *rand.Rand   // the policy's own random source
-	Params param.Values // checked; a policy records computed defaults here
-	Truth  Truth        // the current truth; nil unless the policy is an oracle
+	// CycleDays is the length of one cycle in days, from the dataset's
+	// cycle length; 0 when the dataset does not say.
+	CycleDays float64
+	Rand      *rand.Rand   // the policy's own random source
+	Params    param.Values // checked; a policy records computed defaults here
+	Truth     Truth        // the current truth; nil unless the policy is an oracle
 	// Memo keeps what a policy derives from the repository alone (say, a
 	// clustering of static features or TOPIC categories) across repeats and
 	// runs on the same dataset: build runs once per key. It may be nil, in

@@ -381,11 +381,13 @@ func allocationOf(v param.Values) (Policy, error) {
 	return nil, fmt.Errorf("unknown allocation %q", id)
 }
 
-// RefreshDescriptors lists the refresh policies that play allocation
-// policies in batch refresh cycles: from estimated rates, and as an oracle
-// from the true ones.
+// RefreshDescriptors lists the refresh policies that play this package's
+// schedules in batch refresh cycles: allocation policies from estimated
+// rates, and as an oracle from the true ones, and the crawlers' re-visit
+// rules.
 func RefreshDescriptors() []refresh.Descriptor {
 	return []refresh.Descriptor{
+		revisitDescriptor(),
 		{
 			ID: "rate-schedule", Name: "Schedule from estimated rates",
 			Paper:   "Cho & Garcia-Molina, SIGMOD 2000 / TODS 2003 (allocation) and ACM TOIT 2003 (estimator, Grimes & Ford eq. 1); Azar et al. PNAS 2018; Kolobov et al. NeurIPS 2019; Olston & Pandey WWW 2008",

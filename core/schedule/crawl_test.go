@@ -3,6 +3,7 @@ package schedule
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
@@ -283,5 +284,80 @@ func TestRefresherClassesStayFew(t *testing.T) {
 	}
 	if total != float64(len(rates)) {
 		t.Errorf("the classes hold %v pages, want %d", total, len(rates))
+	}
+}
+
+// TestRevisiterFollowsTheRule checks the re-visit policy: it spends the
+// whole budget every cycle; with a budget of every page it downloads every
+// page every cycle and leaves each with the state the rule reaches by hand;
+// with less, it downloads the pages the rule made due soonest.
+func TestRevisiterFollowsTheRule(t *testing.T) {
+	rates := []float64{0.05, 0.3, 1, 3, 0.1, 0.7}
+	const cycles = 40
+	d := poissonData(t, rates, cycles, 4)
+	for _, id := range ruleIDs() {
+		for _, budget := range []int{1, 2, len(rates)} {
+			rule, err := ruleOf(param.Values{"rule": id})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sim := refresh.NewSim(d)
+			env := refresh.Env{Repo: &d.Repository, Budget: budget, Cycles: cycles, CycleDays: 1, Rand: rand.New(rand.NewPCG(1, 2))}
+			p := NewRevisiter(env, rule)
+			checked := &dueCheck{Revisiter: p, t: t, id: id}
+			out := sim.Run(checked, budget, cycles, nil)
+			for c, cy := range out {
+				if cy.Downloads != budget {
+					t.Fatalf("%s: cycle %d downloaded %d, budget %d", id, c, cy.Downloads, budget)
+				}
+			}
+			if budget < len(rates) {
+				continue
+			}
+			for i := range rates {
+				s := rule.Start()
+				last := -1
+				for c := range cycles {
+					changed := false
+					for k := last + 1; k <= c; k++ {
+						changed = changed || slices.Contains(d.Truth.Changed[k], int32(i))
+					}
+					rule.Next(&s, float64(c+1), changed)
+					last = c
+				}
+				if s != p.state[i] {
+					t.Errorf("%s: page %d ends in %+v, the rule by hand in %+v", id, i, p.state[i], s)
+				}
+			}
+		}
+	}
+}
+
+// dueCheck wraps a Revisiter and checks, each cycle, that no page left
+// out was due sooner than a page downloaded.
+type dueCheck struct {
+	*Revisiter
+	t  *testing.T
+	id string
+}
+
+func (w *dueCheck) Refresh(c *refresh.Crawl) {
+	before := slices.Clone(w.due)
+	k := c.Remaining()
+	w.Revisiter.Refresh(c)
+	picked := map[int32]bool{}
+	for _, p := range w.queue[:k] {
+		picked[p] = true
+	}
+	var latestPicked, soonestLeft float64 = -1, math.Inf(1)
+	for i, t := range before {
+		if picked[int32(i)] {
+			latestPicked = max(latestPicked, t)
+		} else {
+			soonestLeft = min(soonestLeft, t)
+		}
+	}
+	if latestPicked > soonestLeft {
+		w.t.Errorf("%s: cycle %d downloaded a page due at %v but left one due at %v", w.id, c.Cycle(), latestPicked, soonestLeft)
 	}
 }
