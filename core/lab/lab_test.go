@@ -353,8 +353,8 @@ func TestRunIndependent(t *testing.T) {
 func TestOracleOnTaleghani(t *testing.T) {
 	res := run(t, lab.Spec{Dataset: lab.DatasetRef{ID: "taleghani-example"}, Repeats: 20, Policies: ids("oracle")})
 	pr := res.Policies[0]
-	if !pr.Oracle {
-		t.Error("oracle result not marked as an oracle")
+	if !pr.Oracle || !pr.UpperBound {
+		t.Error("oracle result not marked as an oracle and the upper bound")
 	}
 	if pr.ChangeRatio.Mean != 1 || pr.ChangeRatio.SD != 0 || pr.ChangeRatio.Lo != 1 || pr.ChangeRatio.Hi != 1 {
 		t.Errorf("oracle ChangeRatio %+v, want exactly 1", pr.ChangeRatio)
@@ -363,6 +363,24 @@ func TestOracleOnTaleghani(t *testing.T) {
 	// the mean adds 20 copies of it).
 	if math.Abs(pr.Freshness.Mean-0.6) > 1e-12 {
 		t.Errorf("oracle freshness %v, want 0.6", pr.Freshness.Mean)
+	}
+}
+
+// TestUpperBound checks that only the perfect-foresight oracle is labelled
+// the upper bound: other oracles (a schedule from the true rates) read the
+// truth but can be beaten, so calling them a ceiling would mislead.
+func TestUpperBound(t *testing.T) {
+	var bounds []string
+	for _, d := range lab.Policies() {
+		if d.UpperBound {
+			bounds = append(bounds, d.ID)
+			if !d.Oracle {
+				t.Errorf("%s: an upper bound that is not an oracle", d.ID)
+			}
+		}
+	}
+	if len(bounds) != 1 || bounds[0] != "oracle" {
+		t.Errorf("upper bounds %v, want [oracle]", bounds)
 	}
 }
 

@@ -32,11 +32,14 @@ type Result struct {
 // per-repeat average over cycles, summarised across repeats; PerCycle
 // summarises each cycle across repeats.
 type PolicyResult struct {
-	ID     string       `json:"id"`
-	Label  string       `json:"label,omitempty"` // the spec's label, if any (PolicySpec.Key)
-	Name   string       `json:"name"`            // with the label in parentheses
-	Oracle bool         `json:"oracle"`
-	Params param.Values `json:"params"`
+	ID     string `json:"id"`
+	Label  string `json:"label,omitempty"` // the spec's label, if any (PolicySpec.Key)
+	Name   string `json:"name"`            // with the label in parentheses
+	Oracle bool   `json:"oracle"`
+	// UpperBound marks the oracle that is a ceiling, not just a reader of
+	// the truth (refresh.Descriptor.UpperBound).
+	UpperBound bool         `json:"upperBound,omitempty"`
+	Params     param.Values `json:"params"`
 
 	ChangeRatio stat.Summary `json:"changeRatio"`
 	Freshness   stat.Summary `json:"freshness"`
@@ -319,7 +322,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		}
 	}
 	pr = PolicyResult{
-		ID: desc.ID, Name: desc.Name, Oracle: desc.Oracle, Params: params, Auto: auto, ExpectedChangeRatio: pr.ExpectedChangeRatio,
+		ID: desc.ID, Name: desc.Name, Oracle: desc.Oracle, UpperBound: desc.UpperBound, Params: params, Auto: auto, ExpectedChangeRatio: pr.ExpectedChangeRatio,
 		ChangeRatio: stat.Summarize(cr), Freshness: stat.Summarize(fr),
 		Age: stat.Summarize(ag), Downloads: stat.Summarize(dl),
 	}

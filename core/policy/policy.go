@@ -46,7 +46,7 @@ func Descriptors() []refresh.Descriptor {
 			Expect: expectUniform,
 		},
 		{
-			ID: "oracle", Name: "Oracle (perfect foresight)", Oracle: true,
+			ID: "oracle", Name: "Oracle (perfect foresight)", Oracle: true, UpperBound: true,
 			Paper:   "upper bound; not a crawler",
 			Summary: "Reads the truth and downloads only pages that changed, those stale longest first. No real crawler can do this: it marks the ceiling.",
 			New: func(env refresh.Env) (refresh.Policy, error) {

@@ -85,14 +85,17 @@ type Truth interface {
 
 // Descriptor names a policy, documents it and builds it.
 type Descriptor struct {
-	ID      string                    `json:"id"`
-	Name    string                    `json:"name"`
-	Paper   string                    `json:"paper"`
-	Summary string                    `json:"summary"`
-	Kind    string                    `json:"kind"`
-	Oracle  bool                      `json:"oracle"`
-	Params  []param.Param             `json:"params"`
-	New     func(Env) (Policy, error) `json:"-"`
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Paper   string `json:"paper"`
+	Summary string `json:"summary"`
+	Kind    string `json:"kind"`
+	Oracle  bool   `json:"oracle"`
+	// UpperBound marks the oracle no policy can beat on ChangeRatio; other
+	// oracles read the truth (true rates, say) but are not ceilings.
+	UpperBound bool                      `json:"upperBound,omitempty"`
+	Params     []param.Param             `json:"params"`
+	New        func(Env) (Policy, error) `json:"-"`
 	// Expect, when set, returns the exact expected ChangeRatio of one
 	// cycle of the policy on d's first cycle, for lessons that set a
 	// simulation beside its theory. It may refuse (an error) where the

@@ -114,6 +114,15 @@ export function at(series, i) {
   return { mean: series.mean[i], lo: series.lo[i], hi: series.hi[i], sd: series.sd[i], n: series.n[i] };
 }
 
+// oracleTag marks a policy that reads the truth: "upper bound" for the one
+// no policy can beat, "sees the truth" for the others (true rates, say).
+function oracleTag(p) {
+  if (!p.oracle) return null;
+  return p.upperBound
+    ? el('span', { class: 'tag', text: 'upper bound', title: 'Reads the truth: no crawler can do better' })
+    : el('span', { class: 'tag', text: 'sees the truth', title: 'Reads the truth (true change rates), which no crawler has; not a ceiling' });
+}
+
 function halfWidth(s) {
   return s && s.hi !== null && s.lo !== null && s.hi !== undefined ? (s.hi - s.lo) / 2 : null;
 }
@@ -350,7 +359,7 @@ class Experiment {
             setField(this.spec, 'policies', ids.filter((q) => chosen.includes(q)), this.cat);
             onInput(e);
           });
-          return { box, node: el('label', { class: 'check', for: bid }, box, d ? d.name : pid, d && d.oracle ? el('span', { class: 'tag', text: 'upper bound' }) : null) };
+          return { box, node: el('label', { class: 'check', for: bid }, box, d ? d.name : pid, d ? oracleTag(d) : null) };
         });
         const sync = () => {
           const on = getField(this.spec, 'policies');
@@ -643,7 +652,7 @@ class Experiment {
       metrics.map((m) => el('th', { scope: 'col', title: m.help }, m.name, m.unit === 'cycle' ? ` (${unit}s)` : '', el('span', { class: 'better', text: m.better === 'lower' ? ' ↓' : ' ↑', 'aria-label': `${m.better} is better` }))),
       hasExpect ? el('th', { scope: 'col', title: 'The exact expectation of ChangeRatio for one cycle, summed over every possible sample' }, 'Exact expectation') : null);
     const rows = result.policies.map((p) => el('tr', { class: p.oracle ? 'oracle' : '' },
-      el('th', { scope: 'row' }, p.name, p.oracle ? el('span', { class: 'tag', text: 'upper bound' }) : null),
+      el('th', { scope: 'row' }, p.name, oracleTag(p)),
       metrics.map((m) => {
         const s = headline(p, m.id);
         if (!s) return el('td', { title: `${p.name} has no ${m.name.toLowerCase()}` }, '–');
