@@ -82,7 +82,10 @@ class WorkerEngine {
         const p = this.pending.get(m.id);
         if (!p) return;
         this.pending.delete(m.id);
-        p.resolve(response(m.status, m.contentType, m.body, m.ms, { received: m.received, answered: m.answered, sent: p.sent, delivered: performance.timeOrigin + performance.now() }));
+        const r = response(m.status, m.contentType, m.body, m.ms, { received: m.received, answered: m.answered, sent: p.sent, delivered: performance.timeOrigin + performance.now() });
+        if (!p.batch) p.resolve(r);
+        else if (!m.charts) p.resolve({ run: r, charts: [] }); // the run failed, or the module did
+        else p.resolve({ run: r, charts: m.charts.map((c) => response(c.status, c.contentType, c.body, c.ms)) });
       }
     }
   }
@@ -97,14 +100,25 @@ class WorkerEngine {
   }
 
   async request(method, path, { query = '', body = '', onProgress } = {}) {
+    return this.send({ method, path, query, body }, { onProgress });
+  }
+
+  // One message to the worker, which runs spec and draws each chart of its
+  // result before it answers: a round trip between threads costs up to a
+  // frame on a busy machine, and a slider should pay for one, not two.
+  async runWithCharts(spec, charts) {
+    return this.send({ method: 'POST', path: '/api/run', query: '', body: JSON.stringify(spec), charts: charts.map((c) => JSON.stringify(c)) }, { batch: true });
+  }
+
+  send(message, { onProgress, batch = false }) {
     if (this.dead) {
       this.dead = false;
       this.start();
     }
     const id = this.next++;
     return new Promise((resolve) => {
-      this.pending.set(id, { resolve, onProgress, sent: performance.timeOrigin + performance.now() });
-      this.worker.postMessage({ id, method, path, query, body });
+      this.pending.set(id, { resolve, onProgress, batch, sent: performance.timeOrigin + performance.now() });
+      this.worker.postMessage({ id, ...message });
     });
   }
 }
@@ -129,6 +143,21 @@ class ServerEngine {
       return errorResponse(503, `the server did not answer: ${err.message}`);
     }
   }
+
+  // The run, then each chart of its result by id; a server that no longer
+  // holds the result (another Worker instance, say) gets the result itself.
+  async runWithCharts(spec, charts) {
+    const run = await this.request('POST', '/api/run', { body: JSON.stringify(spec) });
+    if (!run.ok) return { run, charts: [] };
+    const result = run.json();
+    return {
+      run,
+      charts: await Promise.all(charts.map(async (chart) => {
+        const byID = await this.request('POST', '/api/chart', { body: JSON.stringify({ id: result.id, chart }) });
+        return byID.status === 404 ? this.request('POST', '/api/chart', { body: JSON.stringify({ result, chart }) }) : byID;
+      })),
+    };
+  }
 }
 
 let engine;
@@ -147,6 +176,16 @@ export function getEngine() {
  */
 export function request(method, path, options) {
   return getEngine().request(method, path, options);
+}
+
+/**
+ * Runs spec (POST /api/run) and draws each chart of its result (POST
+ * /api/chart), in one exchange with the module where it can. Never throws.
+ * @returns {Promise<{run: Response, charts: Response[]}>} charts is empty
+ *   when the run failed.
+ */
+export function runWithCharts(spec, charts) {
+  return getEngine().runWithCharts(spec, charts);
 }
 
 /** POSTs v as JSON. */

@@ -5,7 +5,7 @@
 // Runs are coalesced: while one is computing only the newest spec waits, so
 // dragging a slider never queues stale work.
 
-import { request, post, errorOf, onEngine, engineName } from './api.js';
+import { request, post, runWithCharts, errorOf, onEngine, engineName } from './api.js';
 import { restoreUpload } from './uploads.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -551,7 +551,9 @@ class Experiment {
       }
     }
     const t0 = performance.now();
-    const r = await post('/api/run', spec);
+    // The run and its charts in one exchange with the lab (api.js).
+    const charts = this.config.charts.map((ch) => ({ type: ch.type, metric: ch.metric, title: ch.title, policies: ch.policies, refs: ch.refs, markAuto: ch.markAuto, expected: ch.expected, fit: ch.fit }));
+    const { run: r, charts: svgs } = await runWithCharts(spec, charts);
     const tRun = performance.now();
     if (!r.ok) {
       this.showError(errorOf(r));
@@ -559,27 +561,20 @@ class Experiment {
       return false;
     }
     const result = r.json();
-    const runMs = performance.now() - t0;
+    // What the charts cost the lab, apart from the run.
+    const chartMs = svgs.reduce((sum, c) => sum + (c.ms || 0), 0);
+    const runMs = Math.max(0, tRun - t0 - chartMs);
     // The pace of this spec's shape, from the worker's own time when it
     // reports one; answers from the lab's cache (near 0 ms) teach nothing.
     const workMs = r.ms || runMs;
     if (workMs > 2) this.msPerRepeat = workMs / result.spec.repeats;
-    // Charts name the result by its id, so the lab need not read it back;
-    // a server that no longer has it (say, another Worker instance) gets
-    // the result itself.
-    const svgs = await Promise.all(this.config.charts.map(async (ch) => {
-      const chart = { type: ch.type, metric: ch.metric, title: ch.title, policies: ch.policies, refs: ch.refs, markAuto: ch.markAuto, expected: ch.expected, fit: ch.fit };
-      const byID = await post('/api/chart', { id: result.id, chart });
-      return byID.status === 404 ? post('/api/chart', { result, chart }) : byID;
-    }));
-    const bad = svgs.find((s) => !s.ok);
+    const bad = svgs.find((c) => !c.ok);
     if (bad) {
       this.showError(errorOf(bad));
       this.setStatus('');
       return false;
     }
     if (this.pending) return false; // a newer spec waits: skip drawing this one
-    const tCharts = performance.now();
     this.hideError();
     this.result = result;
     this.render(result, svgs.map((s) => s.body));
@@ -607,7 +602,7 @@ class Experiment {
       // Where the time went, for make bench: waiting to start, the run,
       // the charts, the DOM, the next frame.
       (this.probe.phases = this.probe.phases || []).push({
-        queued: t0 - inputAt, run: tRun - t0, charts: tCharts - tRun, dom: tDrawn - tCharts, frame: tFrame - tDrawn,
+        queued: t0 - inputAt, run: runMs, charts: chartMs, dom: tDrawn - tRun, frame: tFrame - tDrawn,
         repeats: result.spec.repeats, worker: r.ms,
         toWorker: r.received - r.sent, fromWorker: r.delivered - r.answered,
       });
