@@ -459,6 +459,47 @@ func keyboardSlider(t *testing.T, e *env) keyboardState {
 	return keyboardState{url: p.URL, numbers: after.Text, sliders: evalJS[[]string](tb, slidersJS)}
 }
 
+// TestBrowserLookAhead checks that a focused slider's next values are
+// computed ahead: a key press, either way, draws a preview the page already
+// asked for, of the value the slider now shows, and the pause after it
+// brings the full run.
+func TestBrowserLookAhead(t *testing.T) {
+	tb := setup(t).open(t, lessonPath)
+	p := tb.waitRender(0)
+	budget0 := tb.urlSpec().Budget
+	tb.do(chromedp.Focus(chromedp.CSS("#controls input[type=range]")))
+	step := evalJS[int](tb, `Number(document.activeElement.step) || 1`)
+	const lastPhase = `(() => { const ph = window.__refreshLab.phases || []; return ph.length ? ph[ph.length - 1] : null; })()`
+	type phase struct {
+		Ahead   bool `json:"ahead"`
+		Repeats int  `json:"repeats"`
+	}
+	for _, press := range []struct {
+		key  string
+		want int
+	}{{kb.ArrowRight, budget0 + step}, {kb.ArrowRight, budget0 + 2*step}, {kb.ArrowLeft, budget0 + step}} {
+		// The status line as the press's own render left it: the full run
+		// can follow within the waitRender poll.
+		evalJS[bool](tb, `(window.__statusAtRender = null, document.getElementById('experiment').addEventListener('rendered', () => { window.__statusAtRender = document.getElementById('status').textContent; }, { once: true }), true)`)
+		tb.do(chromedp.KeyEvent(press.key))
+		p = tb.waitRender(p.Renders)
+		ph := evalJS[*phase](tb, lastPhase)
+		if ph == nil || !ph.Ahead {
+			t.Errorf("budget %d: the press was not drawn from look-ahead (last phase %+v)", press.want, ph)
+		}
+		if n := tb.numbers(); !strings.Contains(n.Text, fmt.Sprintf("%d downloads per", press.want)) {
+			t.Errorf("budget %d: the drawn numbers are of another budget:\n%s", press.want, n.Text)
+		}
+		if status := evalJS[string](tb, `window.__statusAtRender`); ph != nil && ph.Ahead && !strings.Contains(status, "computed ahead") {
+			t.Errorf("budget %d: the status line does not say the preview was computed ahead: %q", press.want, status)
+		}
+	}
+	tb.waitFor("the full run after the pause", `!document.getElementById('experiment').classList.contains('preview')`)
+	if got := tb.urlSpec().Budget; got != budget0+step {
+		t.Errorf("the address's budget is %d, want %d", got, budget0+step)
+	}
+}
+
 // TestBrowserReloadReproduces opens the address left by the keyboard test
 // in a fresh tab: the same spec must give the same numbers and controls.
 func TestBrowserReloadReproduces(t *testing.T) {

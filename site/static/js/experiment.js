@@ -3,7 +3,9 @@
 // link reproduces the view. Lesson pages and the upload page mount one.
 //
 // Runs are coalesced: while one is computing only the newest spec waits, so
-// dragging a slider never queues stale work.
+// dragging a slider never queues stale work. While a slider has the focus,
+// the previews of its next values are computed ahead (lookAhead), so a key
+// press draws one without waiting for the lab.
 
 import { request, post, runWithCharts, errorOf, onEngine, engineName } from './api.js';
 import { restoreUpload } from './uploads.js';
@@ -261,6 +263,12 @@ let controlSeq = 0;
 const PREVIEW_MS = 12;
 // A preview is refined into the full run after this pause in the input.
 const REFINE_AFTER_MS = 300;
+// Look-ahead computes the previews of a focused slider's next values, and
+// keeps at most this many.
+const AHEAD_KEEP = 16;
+// Only where a preview costs at most this much: dearer ones would hold up
+// the lab for a press that may not come.
+const AHEAD_MAX_MS = 2 * PREVIEW_MS;
 
 class Experiment {
   constructor(root, config, options) {
@@ -279,6 +287,8 @@ class Experiment {
     this.inputAt = null;
     this.result = null;
     this.svgs = [];
+    this.ahead = new Map(); // full spec (JSON) → a preview computed ahead
+    this.focused = null; // the slider being moved: { c, range, dir }
     window.__refreshLab = window.__refreshLab || { timings: [], renders: 0 };
     this.probe = window.__refreshLab;
   }
@@ -407,11 +417,22 @@ class Experiment {
       setField(this.spec, c.field, v, this.cat);
       onInput(e);
     };
+    const here = { c, range, dir: 1, last: Number(range.value) };
     range.addEventListener('input', (e) => {
+      const v = Number(range.value);
+      if (v !== here.last) here.dir = v > here.last ? 1 : -1;
+      here.last = v;
+      this.focused = here;
       number.value = range.value;
       shown.textContent = range.value;
-      write(Number(range.value), e);
+      write(v, e);
     });
+    range.addEventListener('focus', () => {
+      here.last = Number(range.value);
+      this.focused = here;
+      if (!this.running) this.lookAhead();
+    });
+    range.addEventListener('blur', () => { if (this.focused === here) this.focused = null; });
     number.addEventListener('change', (e) => {
       let v = Number(number.value);
       if (!Number.isFinite(v)) return;
@@ -480,8 +501,10 @@ class Experiment {
       const spec = this.pending;
       const inputAt = this.pendingInputAt;
       this.pending = null;
-      const preview = this.previewOf(spec, inputAt);
-      const drawn = await this.run(spec, inputAt, preview);
+      const ahead = this.takeAhead(spec, inputAt);
+      const preview = ahead ? ahead.preview : this.previewOf(spec, inputAt);
+      const drawn = await this.run(spec, inputAt, preview, ahead);
+      if (drawn && !this.pending) this.lookAhead();
       if (drawn && preview && !this.pending) {
         // Refine once the learner pauses: the full run, drawn over the
         // preview. A new input before then cancels it.
@@ -536,7 +559,53 @@ class Experiment {
     return out;
   }
 
-  async run(full, inputAt, preview) {
+  /**
+   * Starts computing the previews of the focused slider's next values: four
+   * steps on in the direction it last moved (a held key repeats faster than
+   * one exchange with the lab) and one back, so arrow keys draw from them at
+   * once. Only while the lab is idle, and only where a
+   * preview is cheap (AHEAD_MAX_MS); each is one ordinary run of the lab,
+   * its result the same as if the press had asked for it.
+   */
+  lookAhead() {
+    const f = this.focused;
+    if (this.probe.lookAhead === false) return; // make bench's look-ahead-off pass
+    if (!f || !this.result || !this.msPerRepeat || document.activeElement !== f.range) return;
+    const { c, range, dir } = f;
+    const step = Number(range.step) || 1;
+    const min = Number(range.min);
+    const max = Number(range.max);
+    const v = Number(range.value);
+    for (const next of [1, 2, 3, 4, -1].map((k) => v + k * dir * step)) {
+      if (next < min || next > max) continue;
+      const full = clone(this.spec);
+      setField(full, c.field, Number(next.toFixed(10)), this.cat);
+      const key = JSON.stringify(full);
+      if (this.ahead.has(key)) continue;
+      const preview = this.previewOf(full, 0);
+      const ms = (preview ? preview.repeats : full.repeats || 10) * this.msPerRepeat;
+      if (ms > AHEAD_MAX_MS) return;
+      const answer = runWithCharts(preview ? preview.spec : full, this.chartRequests());
+      this.ahead.set(key, { preview, answer });
+      while (this.ahead.size > AHEAD_KEEP) this.ahead.delete(this.ahead.keys().next().value);
+    }
+  }
+
+  /** The preview computed ahead for spec, if one is (or is being) computed. */
+  takeAhead(spec, inputAt) {
+    if (inputAt === null || inputAt === undefined) return null;
+    const key = JSON.stringify(spec);
+    const hit = this.ahead.get(key);
+    if (!hit) return null;
+    this.ahead.delete(key);
+    return hit;
+  }
+
+  chartRequests() {
+    return this.config.charts.map((ch) => ({ type: ch.type, metric: ch.metric, title: ch.title, policies: ch.policies, refs: ch.refs, markAuto: ch.markAuto, expected: ch.expected, fit: ch.fit }));
+  }
+
+  async run(full, inputAt, preview, ahead = null) {
     const spec = preview ? preview.spec : full;
     if (this.options.urlState) writeURL(full);
     if (this.specText && document.activeElement !== this.specText) this.specText.value = JSON.stringify(full, null, 2);
@@ -551,9 +620,9 @@ class Experiment {
       }
     }
     const t0 = performance.now();
-    // The run and its charts in one exchange with the lab (api.js).
-    const charts = this.config.charts.map((ch) => ({ type: ch.type, metric: ch.metric, title: ch.title, policies: ch.policies, refs: ch.refs, markAuto: ch.markAuto, expected: ch.expected, fit: ch.fit }));
-    const { run: r, charts: svgs } = await runWithCharts(spec, charts);
+    // The run and its charts in one exchange with the lab (api.js), or the
+    // preview look-ahead asked for before the press.
+    const { run: r, charts: svgs } = await (ahead ? ahead.answer : runWithCharts(spec, this.chartRequests()));
     const tRun = performance.now();
     if (!r.ok) {
       this.showError(errorOf(r));
@@ -563,7 +632,7 @@ class Experiment {
     const result = r.json();
     // What the charts cost the lab, apart from the run.
     const chartMs = svgs.reduce((sum, c) => sum + (c.ms || 0), 0);
-    const runMs = Math.max(0, tRun - t0 - chartMs);
+    const runMs = ahead ? r.ms || 0 : Math.max(0, tRun - t0 - chartMs);
     // The pace of this spec's shape, from the worker's own time when it
     // reports one; answers from the lab's cache (near 0 ms) teach nothing.
     const workMs = r.ms || runMs;
@@ -589,9 +658,10 @@ class Experiment {
       : s.kind === 'estimate' && es
       ? `${s.policies.length} ${s.policies.length === 1 ? 'estimator' : 'estimators'} × ${s.repeats} repeats × ${es.epochs} crawls of ${es.pages.toLocaleString()} pages${result.sweep ? ` × ${result.sweep.values.length + 1} settings` : ''}`
       : `${s.policies.length} ${s.policies.length === 1 ? 'policy' : 'policies'} × ${s.repeats} repeats × ${s.cycles} ${unit}${s.cycles === 1 ? '' : 's'} of ${result.dataset.pages.toLocaleString()} pages`;
+    const early = ahead ? ', computed ahead while the slider had the focus' : '';
     this.setStatus(preview
-      ? `Preview from ${preview.repeats} of ${preview.of} repeats: ran in ${Math.round(runMs)} ms. All ${preview.of} follow when you pause.`
-      : `${shape}: ran in ${Math.round(runMs)} ms, drawn in ${Math.round(total - runMs)} ms ${where}.`);
+      ? `Preview from ${preview.repeats} of ${preview.of} repeats: ran in ${Math.round(runMs)} ms${early}. All ${preview.of} follow when you pause.`
+      : `${shape}: ran in ${Math.round(runMs)} ms${early}, drawn in ${Math.round(total - runMs)} ms ${where}.`);
     this.root.classList.toggle('preview', !!preview);
     const tDrawn = performance.now();
     await new Promise((res) => requestAnimationFrame(() => res()));
@@ -603,7 +673,7 @@ class Experiment {
       // the charts, the DOM, the next frame.
       (this.probe.phases = this.probe.phases || []).push({
         queued: t0 - inputAt, run: runMs, charts: chartMs, dom: tDrawn - tRun, frame: tFrame - tDrawn,
-        repeats: result.spec.repeats, worker: r.ms,
+        repeats: result.spec.repeats, worker: r.ms, ahead: !!ahead,
         toWorker: r.received - r.sent, fromWorker: r.delivered - r.answered,
       });
     }
@@ -814,12 +884,23 @@ class Experiment {
 
 /** Parses our SVG and returns it as a node, dropping anything scriptable. */
 function svgNode(text) {
+  // The chart package escapes every text it writes, so its SVG holds no
+  // script, foreignObject, event attribute or javascript: link. Such an SVG
+  // is parsed by the HTML parser into an inert template, which costs a
+  // slider's redraw half of what the XML parser and the walk below do
+  // (measured on the 50-path chart); anything else takes the careful path.
+  if (!/<script|<foreignObject|\son[a-z]+\s*=|javascript:/i.test(text)) {
+    const t = document.createElement('template');
+    t.innerHTML = text;
+    const svg = t.content.firstElementChild;
+    if (svg && svg.nodeName === 'svg') return svg;
+  }
   const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
   const svg = doc.documentElement;
   if (svg.nodeName !== 'svg') return el('p', { class: 'error', text: 'The chart could not be drawn.' });
   for (const s of svg.querySelectorAll('script, foreignObject')) s.remove();
   for (const n of svg.querySelectorAll('*')) {
-    for (const a of [...n.attributes]) if (/^on/i.test(a.name)) n.removeAttribute(a.name);
+    for (const a of [...n.attributes]) if (/^on/i.test(a.name) || /^\s*javascript:/i.test(a.value)) n.removeAttribute(a.name);
   }
   return document.importNode(svg, true);
 }
