@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -45,6 +46,7 @@ var (
 	dist    = flag.String("dist", "site/dist", "the built site (make site wasm)")
 	minDur  = flag.Duration("min", 200*time.Millisecond, "shortest timed run per policy and dataset")
 	presses = flag.Int("presses", 50, "slider key presses per lesson")
+	lessons = flag.String("lessons", "", "press sliders only on lessons whose id matches this regular expression (default every lesson)")
 	pages   = flag.Int("pages", 20000, "pages of the generated upload (in 20 sites)")
 	crawls  = flag.Int("crawls", 50, "daily crawls of each page in the generated upload")
 	noNode  = flag.Bool("no-node", false, "skip the WebAssembly-in-Node measurements")
@@ -396,10 +398,11 @@ type allFigure struct {
 
 // interaction is the slider figures of one lesson.
 type interaction struct {
-	lesson  string
-	timings []float64 // input event → chart redrawn, from the page's probe
-	phases  []phase   // where each of those went, from the same probe
-	err     error
+	lesson    string
+	lookAhead bool      // the page computed the slider's next previews ahead
+	timings   []float64 // input event → chart redrawn, from the page's probe
+	phases    []phase   // where each of those went, from the same probe
+	err       error
 }
 
 // phase splits one input-to-chart time: waiting for the previous run,
@@ -407,6 +410,7 @@ type interaction struct {
 type phase struct {
 	Queued, Run, Charts, DOM, Frame float64
 	Worker                          float64 // of Run: the Go call in the worker
+	Ahead                           bool    // drawn from a preview computed ahead
 }
 
 // uploadFigure is the million-row upload.
@@ -477,11 +481,20 @@ func runBrowser(l *lab.Lab, native measure.Report, node *measure.Report) (*brows
 		b.clusterings(browser, srv.URL, l)
 	}
 	if part("slider") {
+		pick, err := regexp.Compile(*lessons)
+		if err != nil {
+			return nil, fmt.Errorf("-lessons: %v", err)
+		}
 		for _, lesson := range benchLessons {
+			if !pick.MatchString(lesson) {
+				continue
+			}
 			fmt.Fprintf(os.Stderr, "bench: slider → chart on %s…\n", lesson)
-			in := slider(browser, srv.URL+"/lessons/"+lesson+".html", *presses, sliderLabel(lesson))
-			in.lesson = lesson
-			b.interactions = append(b.interactions, in)
+			for _, ahead := range []bool{true, false} {
+				in := slider(browser, srv.URL+"/lessons/"+lesson+".html", *presses, sliderLabel(lesson), ahead)
+				in.lesson, in.lookAhead = lesson, ahead
+				b.interactions = append(b.interactions, in)
+			}
 		}
 	}
 	if part("upload") {
@@ -636,7 +649,11 @@ func clusterInTab(browser context.Context, url string, d dataset.Info, set strin
 // figure), and returns the page's own timings
 // (window.__refreshLab.timings: input event → chart redrawn) with the
 // run/draw split of each.
-func slider(browser context.Context, url string, presses int, label string) (in interaction) {
+//
+// With lookAhead false the page does not compute the slider's next values
+// ahead (window.__refreshLab.lookAhead), so every press waits for the lab:
+// what a press costs when it jumps to a value look-ahead did not foresee.
+func slider(browser context.Context, url string, presses int, label string, lookAhead bool) (in interaction) {
 	ctx, cancel, err := e2e.NewTab(browser)
 	if err != nil {
 		in.err = err
@@ -650,6 +667,9 @@ func slider(browser context.Context, url string, presses int, label string) (in 
 		return in
 	}
 	if _, in.err = e2e.WaitRender(ctx, console, 0, 60*time.Second); in.err != nil {
+		return in
+	}
+	if _, in.err = e2e.Eval[bool](ctx, fmt.Sprintf(`window.__refreshLab.lookAhead = %t`, lookAhead)); in.err != nil {
 		return in
 	}
 	id, err := e2e.Eval[string](ctx, fmt.Sprintf(`(() => {
@@ -736,7 +756,7 @@ func slider(browser context.Context, url string, presses int, label string) (in 
 		return in
 	}
 	in.timings = all[start:]
-	phases, err := e2e.Eval[[]phase](ctx, `(window.__refreshLab.phases || []).map((p) => ({Queued: p.queued, Run: p.run, Charts: p.charts, DOM: p.dom, Frame: p.frame, Worker: p.worker || 0}))`)
+	phases, err := e2e.Eval[[]phase](ctx, `(window.__refreshLab.phases || []).map((p) => ({Queued: p.queued, Run: p.run, Charts: p.charts, DOM: p.dom, Frame: p.frame, Worker: p.worker || 0, Ahead: !!p.ahead}))`)
 	if err == nil && len(phases) >= len(all) {
 		in.phases = phases[len(phases)-len(in.timings):]
 	}
@@ -1005,13 +1025,16 @@ func wasmMemory(ctx context.Context) (float64, error) {
 func mib(b float64) string { return fmt.Sprintf("%.1f MiB", b/(1<<20)) }
 
 func interactionRows(t *table, br *browserFigures, brErr error) {
-	t.section(fmt.Sprintf("lessons: a slider's input event → the redrawn chart, %d arrow-key presses on one slider per lesson (see sliderLabel: the budget where it has room; each press a new value), headless Chromium", *presses))
+	t.section(fmt.Sprintf("lessons: a slider's input event → the redrawn chart, %d arrow-key presses on one slider per lesson (see sliderLabel: the budget where it has room; each press a new value), headless Chromium; each lesson twice: as a learner stepping with the keys gets it (the page computes the next values' previews ahead) and with look-ahead off (every press waits for the lab, as a jump to an unforeseen value does)", *presses))
 	if brErr != nil {
 		t.fail("slider → chart", "p95 < 50 ms", brErr)
 		return
 	}
 	for _, in := range br.interactions {
 		name := "slider → chart on " + in.lesson
+		if !in.lookAhead {
+			name += ", look-ahead off"
+		}
 		if in.err != nil {
 			t.fail(name, "p95 < 50 ms", in.err)
 			continue
@@ -1030,6 +1053,15 @@ func interactionRows(t *table, br *browserFigures, brErr error) {
 				med(func(p phase) float64 { return p.Queued }), med(func(p phase) float64 { return p.Run }), med(func(p phase) float64 { return p.Worker }),
 				med(func(p phase) float64 { return p.Charts }), med(func(p phase) float64 { return p.DOM }),
 				med(func(p phase) float64 { return p.Frame }))
+			if in.lookAhead {
+				n := 0
+				for _, p := range in.phases {
+					if p.Ahead {
+						n++
+					}
+				}
+				value += fmt.Sprintf("; %d of %d drawn from look-ahead", n, len(in.phases))
+			}
 		}
 		t.add(name, value, "p95 < 50 ms", verdict(p95 < 50))
 	}
