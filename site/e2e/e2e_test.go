@@ -471,8 +471,7 @@ func TestBrowserLookAhead(t *testing.T) {
 	step := evalJS[int](tb, `Number(document.activeElement.step) || 1`)
 	const lastPhase = `(() => { const ph = window.__refreshLab.phases || []; return ph.length ? ph[ph.length - 1] : null; })()`
 	type phase struct {
-		Ahead   bool `json:"ahead"`
-		Repeats int  `json:"repeats"`
+		Ahead bool `json:"ahead"`
 	}
 	for _, press := range []struct {
 		key  string

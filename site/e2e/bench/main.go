@@ -463,6 +463,11 @@ func runBrowser(l *lab.Lab, native measure.Report, node *measure.Report) (*brows
 	if _, err := e2e.Chromium(); err != nil {
 		return nil, fmt.Errorf("no Chromium (%v): apt-get install chromium", err)
 	}
+	// Before the minutes of throughput, so a bad pattern fails at once.
+	pick, err := regexp.Compile(*lessons)
+	if err != nil {
+		return nil, fmt.Errorf("-lessons: %v", err)
+	}
 	srv := httptest.NewServer(handler.New(api.New(lab.New()), os.DirFS(*dist)))
 	defer srv.Close()
 	browser, cancel := e2e.NewBrowser(context.Background())
@@ -481,10 +486,6 @@ func runBrowser(l *lab.Lab, native measure.Report, node *measure.Report) (*brows
 		b.clusterings(browser, srv.URL, l)
 	}
 	if part("slider") {
-		pick, err := regexp.Compile(*lessons)
-		if err != nil {
-			return nil, fmt.Errorf("-lessons: %v", err)
-		}
 		for _, lesson := range benchLessons {
 			if !pick.MatchString(lesson) {
 				continue

@@ -287,6 +287,8 @@ class Experiment {
     this.inputAt = null;
     this.result = null;
     this.svgs = [];
+    // What each of the lesson's charts asks POST /api/chart for.
+    this.chartSpecs = config.charts.map((ch) => ({ type: ch.type, metric: ch.metric, title: ch.title, policies: ch.policies, refs: ch.refs, markAuto: ch.markAuto, expected: ch.expected, fit: ch.fit }));
     this.ahead = new Map(); // full spec (JSON) → a preview computed ahead
     this.focused = null; // the slider being moved: { c, range, dir }
     window.__refreshLab = window.__refreshLab || { timings: [], renders: 0 };
@@ -585,7 +587,7 @@ class Experiment {
       const preview = this.previewOf(full, 0);
       const ms = (preview ? preview.repeats : full.repeats || 10) * this.msPerRepeat;
       if (ms > AHEAD_MAX_MS) return;
-      const answer = runWithCharts(preview ? preview.spec : full, this.chartRequests());
+      const answer = runWithCharts(preview ? preview.spec : full, this.chartSpecs);
       this.ahead.set(key, { preview, answer });
       while (this.ahead.size > AHEAD_KEEP) this.ahead.delete(this.ahead.keys().next().value);
     }
@@ -599,10 +601,6 @@ class Experiment {
     if (!hit) return null;
     this.ahead.delete(key);
     return hit;
-  }
-
-  chartRequests() {
-    return this.config.charts.map((ch) => ({ type: ch.type, metric: ch.metric, title: ch.title, policies: ch.policies, refs: ch.refs, markAuto: ch.markAuto, expected: ch.expected, fit: ch.fit }));
   }
 
   async run(full, inputAt, preview, ahead = null) {
@@ -622,7 +620,7 @@ class Experiment {
     const t0 = performance.now();
     // The run and its charts in one exchange with the lab (api.js), or the
     // preview look-ahead asked for before the press.
-    const { run: r, charts: svgs } = await (ahead ? ahead.answer : runWithCharts(spec, this.chartRequests()));
+    const { run: r, charts: svgs } = await (ahead ? ahead.answer : runWithCharts(spec, this.chartSpecs));
     const tRun = performance.now();
     if (!r.ok) {
       this.showError(errorOf(r));
