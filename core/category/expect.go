@@ -83,8 +83,8 @@ func ExpectedChangeRatio(d *dataset.Dataset, sets *Sets, budget int, params para
 // expectCache remembers exact expectations by their inputs (each
 // category's pages, changed pages and sample size, the budget, the
 // allocation and the interval's quantile): a lesson recomputes the same
-// one-cycle run on every slider move, and the enumeration takes tens of
-// milliseconds in the browser for larger samples.
+// one-cycle run on every slider move that leaves them alone, and the
+// enumeration takes milliseconds in the browser for larger samples.
 var expectCache = &boundedCache{max: 512}
 
 // boundedCache is a map safe for concurrent use that starts afresh when

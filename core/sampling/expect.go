@@ -3,6 +3,7 @@ package sampling
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
 )
@@ -67,7 +68,12 @@ type Group struct {
 // left after the samples is shared by Plan.Share with alloc.
 //
 // It sums over every combination of sample outcomes (hypergeometric) and
-// every order of the groups, computes the allocation the policy would make,
+// every order of the groups that can change the allocation (Plan.Share
+// reports which groups' order broke a tie that mattered: for Greedy, a
+// block of equal estimates where the budget runs out; for Proportional,
+// after a tie for the last unit of a largest-remainder split, the groups
+// that were split among; only their orders are averaged), computes the
+// allocation the policy would make,
 // and counts the changed pages it would find in expectation: x_g in each
 // sample and quota_g·(K_g−x_g)/(n_g−z_g) among the quota_g unsampled pages
 // it downloads from group g. It refuses more than 6 groups, more than
@@ -104,8 +110,42 @@ func ExpectGroups(groups []Group, budget int, alloc Allocation, score func(g, x 
 	}
 
 	plan := NewPlan(ns)
-	orders := permutations(ns)
 	x := make([]int, ns)
+	// value is the ChangeRatio of the outcome x with the groups in
+	// plan.Order (before Share sorts it).
+	value := func() float64 {
+		found, downloads := 0.0, 0
+		for v := range ns {
+			plan.Left[v] = n[v] - z[v]
+			plan.Est[v] = -1
+			if z[v] > 0 {
+				plan.Est[v] = score(v, x[v])
+			}
+			found += float64(x[v])
+			downloads += z[v]
+		}
+		plan.Share(alloc, budget-sampleTotal)
+		for v := range ns {
+			if q := plan.Quota[v]; q > 0 {
+				found += float64(q) * float64(k[v]-x[v]) / float64(n[v]-z[v])
+				downloads += q
+			}
+		}
+		if downloads == 0 {
+			return 0
+		}
+		return found / float64(downloads)
+	}
+	perms := make([][][]int, ns+1) // every order of m things, made when first needed
+	orders := func(m int) [][]int {
+		if perms[m] == nil {
+			perms[m] = permutations(m)
+		}
+		return perms[m]
+	}
+	block := make([]int, 0, ns) // the groups whose order decides
+	at := make([]int, 0, ns)    // their positions in sorted
+	sorted := make([]int, ns)
 	var expect float64
 	var visit func(w int, prob float64)
 	visit = func(w int, prob float64) {
@@ -116,31 +156,35 @@ func ExpectGroups(groups []Group, budget int, alloc Allocation, score func(g, x 
 			}
 			return
 		}
-		var sum float64
-		for _, o := range orders {
-			copy(plan.Order, o)
-			found, downloads := 0.0, 0
-			for v := range ns {
-				plan.Left[v] = n[v] - z[v]
-				plan.Est[v] = -1
-				if z[v] > 0 {
-					plan.Est[v] = score(v, x[v])
-				}
-				found += float64(x[v])
-				downloads += z[v]
-			}
-			plan.Share(alloc, budget-sampleTotal)
-			for v := range ns {
-				if q := plan.Quota[v]; q > 0 {
-					found += float64(q) * float64(k[v]-x[v]) / float64(n[v]-z[v])
-					downloads += q
-				}
-			}
-			if downloads > 0 {
-				sum += found / float64(downloads)
-			}
+		// The groups in a random order are the policy's tie-breaker. Share
+		// says which groups' order decided anything; only their orders are
+		// averaged over, each as likely as the others, the rest kept in
+		// the order Share left (Greedy sorts Order by estimate, and its
+		// stable sort keeps whatever order the tied groups are put in).
+		for v := range plan.Order {
+			plan.Order[v] = v
 		}
-		expect += prob * sum / float64(len(orders))
+		e := value()
+		if dec := plan.decided(); len(dec) > 1 {
+			copy(sorted, plan.Order)
+			block = append(block[:0], dec...)
+			at = at[:0]
+			for i, v := range sorted {
+				if slices.Contains(block, v) {
+					at = append(at, i)
+				}
+			}
+			e = 0
+			for _, o := range orders(len(block)) {
+				copy(plan.Order, sorted)
+				for i, j := range o {
+					plan.Order[at[i]] = block[j]
+				}
+				e += value()
+			}
+			e /= float64(len(orders(len(block))))
+		}
+		expect += prob * e
 	}
 	visit(0, 1)
 	return expect, nil

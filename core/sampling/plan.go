@@ -27,11 +27,18 @@ type Plan struct {
 
 	add  []int
 	rems []remainder
+	// After Share: the groups whose order in Order decided the quotas
+	// (see decided); tied says a proportional split met a tie, ranked
+	// which groups entered one.
+	decides []int
+	tied    bool
+	ranked  []bool
+	wt      []float64 // each group's weight in the split at hand
 }
 
 // NewPlan returns a Plan for n groups, Order 0, 1, …, n−1.
 func NewPlan(n int) *Plan {
-	p := &Plan{Order: make([]int, n), Est: make([]float64, n), Left: make([]int, n), Quota: make([]int, n), add: make([]int, n)}
+	p := &Plan{Order: make([]int, n), Est: make([]float64, n), Left: make([]int, n), Quota: make([]int, n), add: make([]int, n), ranked: make([]bool, n), wt: make([]float64, n)}
 	for w := range p.Order {
 		p.Order[w] = w
 	}
@@ -51,6 +58,7 @@ func NewPlan(n int) *Plan {
 //     pages the groups have left.
 func (p *Plan) Share(alloc Allocation, d int) {
 	clear(p.Quota)
+	p.decides, p.tied = p.decides[:0], false
 	if alloc == Greedy {
 		// Order is random, so a stable sort breaks ties at random.
 		slices.SortStableFunc(p.Order, func(a, b int) int {
@@ -62,39 +70,82 @@ func (p *Plan) Share(alloc Allocation, d int) {
 			}
 			return 0
 		})
-		for _, w := range p.Order {
+		for i, w := range p.Order {
+			if d > 0 && (i == 0 || p.Est[w] != p.Est[p.Order[i-1]]) {
+				p.markTie(i, d)
+			}
 			p.Quota[w] = min(max(p.Left[w], 0), d)
 			d -= p.Quota[w]
 		}
 		return
 	}
-	byEstimate := func(w int) float64 { return max(p.Est[w], 0) }
-	byPages := func(w int) float64 { return float64(p.Left[w] - p.Quota[w]) }
+	if len(p.ranked) < len(p.Quota) {
+		p.ranked = make([]bool, len(p.Quota))
+		p.wt = make([]float64, len(p.Quota))
+	}
+	clear(p.ranked)
 	for d > 0 {
-		given := p.share(d, byEstimate)
+		given := p.share(d, false)
 		if given == 0 {
 			// Every group with a positive estimate is exhausted: share the
 			// rest by the pages left.
-			if given = p.share(d, byPages); given == 0 {
-				return
+			if given = p.share(d, true); given == 0 {
+				break
 			}
 		}
 		d -= given
 	}
+	if p.tied {
+		// The groups that entered a split are the same whatever Order
+		// (those with a positive estimate and pages left, and, when they
+		// cannot take every download, those with pages left); Order only
+		// ranks them among themselves.
+		for w, in := range p.ranked {
+			if in {
+				p.decides = append(p.decides, w)
+			}
+		}
+	}
 }
 
-// share adds to Quota d pages split in proportion to weight among the
-// groups that still have pages to give, by largest remainder (ties in
-// Order's order), each capped at what the group has left. It returns how
-// many pages it gave: 0 when no group with pages left has a positive
-// weight.
-func (p *Plan) share(d int, weight func(w int) float64) int {
-	var total float64
-	open := func(w int) bool { return p.Left[w] > p.Quota[w] && weight(w) > 0 }
-	for _, w := range p.Order {
-		if open(w) {
-			total += weight(w)
+// markTie records, for Greedy, the block of equal estimates starting at
+// position i of the sorted Order if it straddles the end of the d
+// downloads left: then the order within the block decides which of its
+// groups are served, the only place Order decides anything.
+func (p *Plan) markTie(i, d int) {
+	j, left, open := i, 0, 0
+	for ; j < len(p.Order) && p.Est[p.Order[j]] == p.Est[p.Order[i]]; j++ {
+		if l := p.Left[p.Order[j]]; l > 0 {
+			left += l
+			open++
 		}
+	}
+	if open > 1 && left > d {
+		p.decides = append(p.decides, p.Order[i:j]...)
+	}
+}
+
+// share adds to Quota d pages split in proportion to each group's weight
+// (its estimate, or with byPages the pages it has left) among the groups
+// that still have pages to give, by largest remainder (ties in Order's
+// order), each capped at what the group has left. It returns how many
+// pages it gave: 0 when no group with pages left has a positive weight.
+func (p *Plan) share(d int, byPages bool) int {
+	// Summed in the groups' own order, not Order's, so that the shares do
+	// not depend on Order to the last bit.
+	var total float64
+	for w := range p.Left {
+		room := p.Left[w] - p.Quota[w]
+		x := 0.0
+		if room > 0 {
+			if byPages {
+				x = float64(room)
+			} else {
+				x = max(p.Est[w], 0)
+			}
+		}
+		p.wt[w] = x
+		total += x
 	}
 	if total <= 0 {
 		return 0
@@ -105,10 +156,10 @@ func (p *Plan) share(d int, weight func(w int) float64) int {
 	rems := p.rems[:0]
 	floor := 0
 	for _, w := range p.Order {
-		if !open(w) {
+		if p.wt[w] <= 0 {
 			continue
 		}
-		q := weight(w) * float64(d) / total
+		q := p.wt[w] * float64(d) / total
 		fl := math.Floor(q)
 		p.add[w] = int(fl)
 		floor += int(fl)
@@ -123,6 +174,20 @@ func (p *Plan) share(d int, weight func(w int) float64) int {
 		}
 		return 0
 	})
+	for _, r := range rems {
+		p.ranked[r.w] = true
+	}
+	if extra := d - floor; extra > 0 && extra < len(rems) && rems[extra-1].frac == rems[extra].frac {
+		// Order broke a tie for the last extra unit. It matters unless
+		// every tied group is full without the unit.
+		f := rems[extra].frac
+		for _, r := range rems {
+			if r.frac == f && p.add[r.w] < p.Left[r.w]-p.Quota[r.w] {
+				p.tied = true
+				break
+			}
+		}
+	}
 	for i := 0; floor < d && i < len(rems); i++ {
 		p.add[rems[i].w]++
 		floor++
@@ -138,6 +203,15 @@ func (p *Plan) share(d int, weight func(w int) float64) int {
 	p.rems = rems
 	return given
 }
+
+// decided returns the groups whose relative order in Order decided the
+// quotas of the last Share, none when Order decided nothing: with Greedy,
+// a block of equal estimates straddling the end of the budget; with
+// Proportional, when a tie for the last unit of a largest-remainder split
+// was broken by Order, every group that entered a split. Any order of the
+// others gives the same quotas, so ExpectGroups averages over the orders
+// of these alone.
+func (p *Plan) decided() []int { return p.decides }
 
 // remainder is a group's fractional share in a largest-remainder split.
 type remainder struct {
