@@ -142,8 +142,11 @@ type Policy struct {
 	prevAttr []float64
 	curAttr  []float64
 	tie      []int32 // dynamic set: the order of the one micro-cluster
-	kChosen  int     // dynamic set with k = 0: chosen at the first re-clustering
-	re       reclusterer
+	// dynamic set: bit set of the pages in dynPages, so that a
+	// re-clustering finds tie's other pages in a small table.
+	dynBit  []uint64
+	kChosen int // dynamic set with k = 0: chosen at the first re-clustering
+	re      reclusterer
 
 	clusters []int     // scratch: cluster order
 	est      []float64 // φ of each cluster's sample this cycle
@@ -232,6 +235,7 @@ func New(env refresh.Env) (*Policy, error) {
 	}
 	if p.set == SetDynamic {
 		p.tie = make([]int32, p.n)
+		p.dynBit = make([]uint64, (p.n+63)/64)
 	}
 	p.Reuse(env)
 	return p, nil
@@ -254,6 +258,7 @@ func (p *Policy) Reuse(env refresh.Env) {
 		}
 		p.dyn, p.dynPages = p.dyn[:0], p.dynPages[:0]
 		clear(p.inD)
+		clear(p.dynBit)
 		if p.set == SetDynamic {
 			for i := range p.tie {
 				p.tie[i] = int32(i)
@@ -383,6 +388,9 @@ func (p *Policy) download(c *refresh.Crawl, pg int32, n int) {
 			if p.inD != nil {
 				p.inD[p.rank[pg]] = false
 			}
+			if p.dynBit != nil {
+				p.dynBit[pg>>6] &^= 1 << (pg & 63)
+			}
 		}
 		return
 	}
@@ -393,6 +401,9 @@ func (p *Policy) download(c *refresh.Crawl, pg int32, n int) {
 		p.slot[pg] = s
 		if p.inD != nil {
 			p.inD[p.rank[pg]] = true
+		}
+		if p.dynBit != nil {
+			p.dynBit[pg>>6] |= 1 << (pg & 63)
 		}
 	}
 	out := p.dyn[int(s)*nd : int(s+1)*nd]

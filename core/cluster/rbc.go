@@ -110,12 +110,15 @@ func Bisect(s Space, idx []int32, opt Options) *Tree {
 		idx = append([]int32(nil), idx...)
 	}
 	t := &Tree{perm: idx, space: s, opt: opt}
+	// A tree of K leaves has 2K − 1 nodes: reserve them, so that commit
+	// never moves them.
+	t.Nodes = make([]Node, 0, max(1, 2*min(opt.K, len(idx))-1))
 	b := newBisector(s, opt)
 	root := Node{Parent: -1, Child: [2]int32{-1, -1}, lo: 0, hi: len(idx)}
 	c := make([]float64, s.Dim())
 	s.Sum(idx, c)
 	root.Tau = norm(c)
-	root.Centroid = unit(c)
+	root.Centroid = b.unitOf(c, root.Tau)
 	for _, i := range idx {
 		root.Weight += s.Weight(i)
 	}
@@ -214,21 +217,32 @@ func (t *Tree) Members(i int32) []int32 {
 // point's cluster (node index) and its cosine similarity to that
 // cluster's centroid into leaf and sim, and reorders idx by cluster.
 func (t *Tree) Assign(s Space, idx []int32, k int, leaf []int32, sim []float64) {
-	a := newAssigner(s, len(idx))
-	o := make([]float64, len(idx))
-	root := t.Nodes[0].Centroid
-	s.Sims2(idx, root, root, o, a.o1)
-	t.descend(a, s, 0, idx, o, k, leaf, sim)
+	var a assigner
+	t.assign(&a, s, idx, k, leaf, sim)
+}
+
+// assign is Assign with the scratch a (kept between calls to save its
+// allocation).
+func (t *Tree) assign(a *assigner, s Space, idx []int32, k int, leaf []int32, sim []float64) {
+	n := len(idx)
+	if cap(a.o0) < n {
+		a.o0, a.o1, a.cur = make([]float64, n), make([]float64, n), make([]float64, n)
+		a.tmp, a.tmpS = make([]int32, n), make([]float64, n)
+	}
+	cur := a.cur[:n]
+	// The similarities to the root's centroid are needed only when the
+	// root is a cluster: descend replaces a node's by its children's.
+	if t.isLeaf(0, k) {
+		root := t.Nodes[0].Centroid
+		s.Sims2(idx, root, root, cur, a.o1[:n])
+	}
+	t.descend(a, s, 0, idx, cur, k, leaf, sim)
 }
 
 type assigner struct {
-	o0, o1 []float64
-	tmp    []int32
-	tmpS   []float64
-}
-
-func newAssigner(s Space, n int) *assigner {
-	return &assigner{o0: make([]float64, n), o1: make([]float64, n), tmp: make([]int32, n), tmpS: make([]float64, n)}
+	o0, o1, cur []float64
+	tmp         []int32
+	tmpS        []float64
 }
 
 // descend handles node i's points idx with their similarities cur to its
@@ -267,21 +281,38 @@ func (t *Tree) descend(a *assigner, s Space, i int32, idx []int32, cur []float64
 
 // bisector holds the scratch of the bisections.
 type bisector struct {
-	s          Space
-	opt        Options
-	o0, o1     []float64
-	c          [2][]float64
-	best       [2][]float64
-	fit        []int32
-	side, prev []bool
-	l, r       []int32 // scratch for each side's points
-	one        []int32
+	s      Space
+	opt    Options
+	w      []float64 // the space's weights, if it gives them (hasW; see weight)
+	hasW   bool
+	pcg    *rand.PCG
+	rng    *rand.Rand // draws from pcg, reseeded for each leaf
+	slab   []float64  // spare room for centroids (see unitOf)
+	o0, o1 []float64
+	c      [2][]float64
+	// nc holds the norms of c, computed once per change of c: lloyd
+	// needs them at the end of one pass (the score) and at the start of
+	// the next (the sides), tentative for τ and the unit centroids.
+	nc       [2]float64
+	best     [2][]float64
+	bestN    [2]float64
+	bestSide []bool // the best trial's sides, when it converged
+	fit      []int32
+	side     []bool
+	l, r     []int32 // scratch for each side's points
+	one      []int32
 }
 
 func newBisector(s Space, opt Options) *bisector {
 	d := s.Dim()
+	pcg := rand.NewPCG(0, 0)
+	var w []float64
+	ws, hasW := s.(weighter)
+	if hasW {
+		w = ws.weights()
+	}
 	return &bisector{
-		s: s, opt: opt,
+		s: s, opt: opt, pcg: pcg, rng: rand.New(pcg), w: w, hasW: hasW,
 		c:    [2][]float64{make([]float64, d), make([]float64, d)},
 		best: [2][]float64{make([]float64, d), make([]float64, d)},
 	}
@@ -290,7 +321,8 @@ func newBisector(s Space, opt Options) *bisector {
 func (b *bisector) grow(n int) {
 	if cap(b.o0) < n {
 		b.o0, b.o1 = make([]float64, n), make([]float64, n)
-		b.side, b.prev = make([]bool, n), make([]bool, n)
+		b.side, b.bestSide = make([]bool, n), make([]bool, n)
+		b.l, b.r = make([]int32, 0, n), make([]int32, 0, n)
 	}
 }
 
@@ -303,7 +335,10 @@ func (b *bisector) tentative(t *Tree, i int) {
 	if len(pts) < 2 {
 		return
 	}
-	rng := rand.New(rand.NewPCG(b.opt.Seed, uint64(i)*0x9E3779B97F4A7C15+1))
+	// The leaf's own stream: reseeding the bisector's PCG draws the same
+	// numbers as a new one, without allocating.
+	b.pcg.Seed(b.opt.Seed, uint64(i)*0x9E3779B97F4A7C15+1)
+	rng := b.rng
 	// The fit sample: the first FitSample points of a partial shuffle of
 	// a copy (the leaf's own order stays as it is).
 	fit := append(b.fit[:0], pts...)
@@ -316,16 +351,23 @@ func (b *bisector) tentative(t *Tree, i int) {
 	}
 	b.fit = fit
 	b.grow(len(pts))
+	all := len(fit) == len(pts) // fit is then pts, in the same order
 	bestScore := -1.0
-	for range b.opt.Trials {
+	bestConverged, bestLast := false, false
+	for trial := range b.opt.Trials {
 		if !b.init(rng, fit) {
 			continue
 		}
-		score, ok := b.lloyd(fit, b.opt.MaxIter)
+		score, converged, ok := b.lloyd(fit, b.opt.MaxIter, true)
 		if ok && score > bestScore {
 			bestScore = score
+			bestConverged, bestLast = converged, trial == b.opt.Trials-1
 			copy(b.best[0], b.c[0])
 			copy(b.best[1], b.c[1])
+			b.bestN = b.nc
+			if all && converged && !bestLast {
+				copy(b.bestSide, b.side[:len(pts)])
+			}
 		}
 	}
 	if bestScore < 0 {
@@ -333,16 +375,29 @@ func (b *bisector) tentative(t *Tree, i int) {
 	}
 	copy(b.c[0], b.best[0])
 	copy(b.c[1], b.best[1])
+	b.nc = b.bestN
 	// Refine on every point of the leaf (when the trials fitted all of
 	// them, one pass recovers the best trial's sides).
-	passes := b.opt.Refine
-	if len(fit) == len(pts) {
-		passes = 1
+	switch {
+	case all && bestConverged:
+		// That pass would compute the best trial's sides again, from the
+		// sums of those very sides (they no longer moved), and the same
+		// sums from them: skip it. b.side holds them if the best trial
+		// was the last, else bestSide does.
+		if !bestLast {
+			copy(b.side[:len(pts)], b.bestSide[:len(pts)])
+		}
+	default:
+		passes := b.opt.Refine
+		if all {
+			passes = 1
+		}
+		if _, _, ok := b.lloyd(pts, passes, false); !ok {
+			return
+		}
 	}
-	if _, ok := b.lloyd(pts, passes); !ok {
-		return
-	}
-	// b.side holds the final sides of pts and b.c the sums of the halves.
+	// b.side holds the final sides of pts, b.c the sums of the halves and
+	// b.nc their norms.
 	mid := b.partition(pts, b.side[:len(pts)])
 	var w [2]float64
 	for j, p := range pts {
@@ -350,13 +405,13 @@ func (b *bisector) tentative(t *Tree, i int) {
 		if j >= mid {
 			side = 1
 		}
-		w[side] += b.s.Weight(p)
+		w[side] += b.weight(p)
 	}
-	tl, tr := norm(b.c[0]), norm(b.c[1])
+	tl, tr := b.nc[0], b.nc[1]
 	n = &t.Nodes[i]
 	n.gain = tl + tr - n.Tau
 	n.mid = n.lo + mid
-	n.cent = [2][]float64{unit(b.c[0]), unit(b.c[1])}
+	n.cent = [2][]float64{b.unitOf(b.c[0], tl), b.unitOf(b.c[1], tr)}
 	n.tau = [2]float64{tl, tr}
 	n.weight = w
 	n.splitted = mid > 0 && mid < len(pts)
@@ -367,7 +422,8 @@ func (b *bisector) tentative(t *Tree, i int) {
 // proportional to its cosine distance 1 − cos from the first (and to its
 // weight): the k-means++ seeding (Arthur & Vassilvitskii 2007) for two
 // centroids under cosine similarity, which rarely seeds both halves in one
-// group.
+// group. It also sets b.nc to the norms of b.c, and leaves in b.o0 the
+// similarities of fit to b.c[0] (see lloyd's fresh0).
 func (b *bisector) init(rng *rand.Rand, fit []int32) bool {
 	n := len(fit)
 	if b.one == nil {
@@ -383,10 +439,12 @@ func (b *bisector) init(rng *rand.Rand, fit []int32) bool {
 			continue
 		}
 		o0, o1 := b.o0[:n], b.o1[:n]
-		b.s.Sims2(fit, b.c[0], b.c[0], o0, o1)
+		if !b.sims1(fit, b.c[0], o0) {
+			b.s.Sims2(fit, b.c[0], b.c[0], o0, o1)
+		}
 		var total float64
 		for j, p := range fit {
-			d := max(0, 1-o0[j]/n0) * b.s.Weight(p)
+			d := max(0, 1-o0[j]/n0) * b.weight(p)
 			o1[j] = d
 			total += d
 		}
@@ -405,7 +463,8 @@ func (b *bisector) init(rng *rand.Rand, fit []int32) bool {
 		clear(b.c[1])
 		b.one[0] = second
 		b.s.Sum(b.one, b.c[1])
-		if norm(b.c[1]) > 0 {
+		if n1 := norm(b.c[1]); n1 > 0 {
+			b.nc = [2]float64{n0, n1}
 			return true
 		}
 	}
@@ -413,60 +472,110 @@ func (b *bisector) init(rng *rand.Rand, fit []int32) bool {
 }
 
 // lloyd runs up to iters 2-means passes over pts from the centroid sums in
-// b.c, leaving the sides in b.side and the halves' sums in b.c. It returns
-// the split's I2 (‖Σ_L‖ + ‖Σ_R‖) and whether both halves are non-empty.
-func (b *bisector) lloyd(pts []int32, iters int) (float64, bool) {
+// b.c (their norms in b.nc), leaving the sides in b.side, the halves' sums
+// in b.c and their norms in b.nc. It returns the split's I2 (‖Σ_L‖ +
+// ‖Σ_R‖), whether it converged (its last pass moved no point, so b.c
+// holds the sums of the sides that b.c's previous value gave), and
+// whether both halves are non-empty.
+//
+// With fresh0, b.o0 already holds the similarities of pts to b.c[0] (init
+// left them there), and the first pass computes only those to b.c[1]:
+// Sims2's first output does not depend on its second centroid.
+func (b *bisector) lloyd(pts []int32, iters int, fresh0 bool) (score float64, converged, ok bool) {
 	o0, o1 := b.o0[:len(pts)], b.o1[:len(pts)]
-	side, prev := b.side[:len(pts)], b.prev[:len(pts)]
-	var score float64
+	side := b.side[:len(pts)]
 	for it := range iters {
-		n0, n1 := norm(b.c[0]), norm(b.c[1])
+		n0, n1 := b.nc[0], b.nc[1]
 		if n0 == 0 || n1 == 0 {
-			return 0, false
+			return 0, false, false
 		}
-		b.s.Sims2(pts, b.c[0], b.c[1], o0, o1)
-		moved := false
-		n := 0
-		for j := range pts {
-			s := o1[j]*n0 > o0[j]*n1 // o1/n1 > o0/n0, without dividing
-			if it == 0 || s != prev[j] {
-				moved = true
-			}
-			side[j] = s
-			if s {
-				n++
+		// The sides, whether any changed (every side is new on the first
+		// pass), and each side's points in order, for the sums.
+		l, r := b.l[:len(pts)], b.r[:len(pts)]
+		var nl, nr int
+		var moved, done bool
+		if it > 0 || !fresh0 {
+			if sd, ok := b.s.(sideser); ok {
+				nl, nr, moved, done = sd.sides(pts, b.c[0], b.c[1], n0, n1, side, l, r)
 			}
 		}
-		if n == 0 || n == len(pts) {
-			return 0, false
+		if !done {
+			if it > 0 || !fresh0 || !b.sims1(pts, b.c[1], o1) {
+				b.s.Sims2(pts, b.c[0], b.c[1], o0, o1)
+			}
+			nl, nr, moved = sidesOf(pts, o0, o1, n0, n1, side, l, r)
 		}
-		copy(prev, side)
+		moved = moved || it == 0
+		if nl == 0 || nr == 0 {
+			return 0, false, false
+		}
+		if !moved {
+			// The sides are those b.c was summed from: summing them again
+			// (in the same order) would give b.c and b.nc again.
+			return b.nc[0] + b.nc[1], true, true
+		}
 		clear(b.c[0])
 		clear(b.c[1])
-		b.sumSides(pts, side)
-		score = norm(b.c[0]) + norm(b.c[1])
-		if !moved {
-			break
-		}
+		b.s.Sum(l[:nl], b.c[0])
+		b.s.Sum(r[:nr], b.c[1])
+		b.nc[0], b.nc[1] = norm2(b.c[0], b.c[1])
+		score = b.nc[0] + b.nc[1]
 	}
-	return score, true
+	return score, false, true
 }
 
-// sumSides sums pts into b.c[0] (side false) and b.c[1] (side true).
-func (b *bisector) sumSides(pts []int32, side []bool) {
-	// Sum takes index lists: gather each side (in order) into the fit
-	// buffer's spare capacity.
-	l, r := b.l[:0], b.r[:0]
+// sidesOf is rowsSides with the similarities o0 and o1 computed.
+func sidesOf(pts []int32, o0, o1 []float64, n0, n1 float64, side []bool, l, r []int32) (nl, nr int, moved bool) {
+	ch := 0
+	o0, o1, side = o0[:len(pts)], o1[:len(pts)], side[:len(pts)]
+	l, r = l[:len(pts)], r[:len(pts)]
 	for j, p := range pts {
-		if side[j] {
-			r = append(r, p)
-		} else {
-			l = append(l, p)
-		}
+		s := o1[j]*n0 > o0[j]*n1 // o1/n1 > o0/n0, without dividing
+		ch |= b2i(s) ^ b2i(side[j])
+		side[j] = s
+		l[nl], r[nr] = p, p
+		nr += b2i(s)
+		nl += 1 - b2i(s)
 	}
-	b.s.Sum(l, b.c[0])
-	b.s.Sum(r, b.c[1])
-	b.l, b.r = l, r
+	return nl, nr, ch != 0
+}
+
+// sideser is a Space that can run lloyd's assignment pass itself (see
+// rowsSides); sides reports false when it cannot for this space.
+type sideser interface {
+	sides(pts []int32, c0, c1 []float64, n0, n1 float64, side []bool, l, r []int32) (nl, nr int, moved, ok bool)
+}
+
+// sims1 sets o to the similarities of pts to c, as Sims2's first output,
+// when the space can do it for less than Sims2; it reports whether it did.
+func (b *bisector) sims1(pts []int32, c, o []float64) bool {
+	s, ok := b.s.(sims1er)
+	return ok && s.sims1(pts, c, o)
+}
+
+// weight is b.s.Weight(p), read from the space's weights when it gives
+// them (saving a call through the interface per point).
+func (b *bisector) weight(p int32) float64 {
+	switch {
+	case !b.hasW:
+		return b.s.Weight(p)
+	case b.w == nil:
+		return 1
+	}
+	return b.w[p]
+}
+
+// weighter is a Space whose weights are a slice, nil meaning every
+// weight is 1.
+type weighter interface {
+	weights() []float64
+}
+
+// sims1er is a Space that can compute the similarities to one centroid
+// (as Sims2's first output) for less than Sims2 does for two; sims1
+// reports false when it cannot for this space.
+type sims1er interface {
+	sims1(idx []int32, c, o []float64) bool
 }
 
 // partition reorders pts so that the points with side false come first
@@ -487,6 +596,28 @@ func (b *bisector) partition(pts []int32, side []bool) int {
 	return n
 }
 
+// b2i is 1 for true and 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// norm2 returns norm(a) and norm(b) (len(b) ≥ len(a)), summing both in one
+// loop: the same additions in the same order, but two independent chains
+// of them.
+func norm2(a, b []float64) (float64, float64) {
+	b = b[:len(a)]
+	var s, t float64
+	for i, x := range a {
+		y := b[i]
+		s += x * x
+		t += y * y
+	}
+	return math.Sqrt(s), math.Sqrt(t)
+}
+
 func norm(c []float64) float64 {
 	var s float64
 	for _, x := range c {
@@ -495,11 +626,35 @@ func norm(c []float64) float64 {
 	return math.Sqrt(s)
 }
 
-// unit returns c scaled to unit length (a copy), or the zero vector.
-func unit(c []float64) []float64 {
-	out := make([]float64, len(c))
-	n := norm(c)
+// slabVectors is how many centroids of a small dimension a bisector
+// allocates at a time.
+const slabVectors = 64
+
+// unitOf returns c scaled to unit length (a new vector), or the zero
+// vector, given c's norm n. Centroids of up to 64 dimensions (dense
+// spaces, re-clustered each cycle) are carved from a slab, so that the
+// 4K or so centroids of a K-way tree (each leaf's tentative halves) cost
+// a few allocations rather than one each; larger ones (word vectors) are
+// allocated one by one, so that the tentative centroids the tree drops
+// can be freed.
+func (b *bisector) unitOf(c []float64, n float64) []float64 {
+	d := len(c)
+	if d > 64 {
+		return unitInto(make([]float64, d), c, n)
+	}
+	if len(b.slab) < d {
+		b.slab = make([]float64, slabVectors*d)
+	}
+	out := b.slab[:d:d]
+	b.slab = b.slab[d:]
+	return unitInto(out, c, n)
+}
+
+// unitInto sets out to c/n, or to the zero vector when n is 0, and
+// returns it.
+func unitInto(out, c []float64, n float64) []float64 {
 	if n == 0 {
+		clear(out)
 		return out
 	}
 	for i, x := range c {

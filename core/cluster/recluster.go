@@ -23,7 +23,7 @@ const (
 
 // reclusterer holds the scratch of re-clustering with dynamic features.
 type reclusterer struct {
-	space   Dense
+	space   rows64  // the points' float32 values, held as float64
 	ids     []int32 // per point: micro-cluster
 	changed []bool  // per point: does it stand for changed pages?
 	page    []int32 // dynamic set: per point, its page (−1 for the unchanged)
@@ -32,6 +32,8 @@ type reclusterer struct {
 	leaf    []int32
 	sim     []float64
 	items   []int32
+	assign  assigner
+	cluster []int32 // per tree node: its cluster's number, or −1
 	mean    []float64
 	sd      []float64
 	keep    []int
@@ -87,7 +89,7 @@ func (p *Policy) reclusterNow() {
 	re.ids, re.changed, re.page = re.ids[:0], re.changed[:0], re.page[:0]
 	z0 := func() {
 		for _, j := range re.keep {
-			d.Rows = append(d.Rows, float32(-re.mean[j]/re.sd[j]))
+			d.Rows = append(d.Rows, float64(float32(-re.mean[j]/re.sd[j])))
 		}
 	}
 	if p.book != nil {
@@ -123,14 +125,14 @@ func (p *Policy) reclusterNow() {
 				re.changed = append(re.changed, side == 1)
 				d.W = append(d.W, c)
 				for _, x := range p.book.Rows[g*p.book.Dim : (g+1)*p.book.Dim] {
-					d.Rows = append(d.Rows, float32(x))
+					d.Rows = append(d.Rows, float64(float32(x)))
 				}
 				if side == 0 {
 					z0()
 					continue
 				}
 				for q := range rd {
-					d.Rows = append(d.Rows, float32(re.sum[g*rd+q]/c))
+					d.Rows = append(d.Rows, float64(float32(re.sum[g*rd+q]/c)))
 				}
 			}
 		}
@@ -145,7 +147,7 @@ func (p *Policy) reclusterNow() {
 			d.W = append(d.W, 1)
 			v := p.dynOf(pg)
 			for _, j := range re.keep {
-				d.Rows = append(d.Rows, float32((v[j]-re.mean[j])/re.sd[j]))
+				d.Rows = append(d.Rows, float64(float32((v[j]-re.mean[j])/re.sd[j])))
 			}
 		}
 	}
@@ -154,7 +156,7 @@ func (p *Policy) reclusterNow() {
 	if p.book != nil {
 		d.RowDim += p.book.Dim
 	}
-	d.Finish()
+	d.finish()
 	// How many clusters.
 	k := p.k
 	if k == 0 {
@@ -169,27 +171,49 @@ func (p *Policy) reclusterNow() {
 	for i := range re.items {
 		re.items[i] = int32(i)
 	}
-	t.Assign(d, re.items, t.K(), re.leaf, re.sim)
+	t.assign(&re.assign, d, re.items, t.K(), re.leaf, re.sim)
 	// Number the clusters in node order and sort each one's points by
-	// similarity (ties to the earlier point).
-	leaves := t.Leaves(t.K())
-	kk := len(leaves)
-	for i := range re.items {
-		re.items[i] = int32(i)
-		c, _ := slices.BinarySearch(leaves, re.leaf[i])
-		re.leaf[i] = int32(c) // from now on, the cluster's number
+	// similarity (ties to the earlier point): place the points by cluster
+	// in index order (a counting sort), then sort each cluster's.
+	re.cluster = resizeInt32(re.cluster, len(t.Nodes))
+	kk := 0
+	for i := range t.Nodes {
+		re.cluster[i] = -1
+		if t.isLeaf(int32(i), t.K()) {
+			re.cluster[i] = int32(kk)
+			kk++
+		}
 	}
-	slices.SortFunc(re.items, func(a, b int32) int {
-		if c := cmp.Compare(re.leaf[a], re.leaf[b]); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(re.sim[b], re.sim[a]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
-	// Expand the points into pages.
-	re.order, re.start = re.order[:0], resizeInt32(re.start, kk+1)
+	re.start = resizeInt32(re.start, kk+1)
+	clear(re.start)
+	for i, l := range re.leaf {
+		c := re.cluster[l]
+		re.leaf[i] = c // from now on, the cluster's number
+		re.start[c+1]++
+	}
+	for c := range kk {
+		re.start[c+1] += re.start[c]
+	}
+	// re.order's first kk entries serve as each cluster's next slot.
+	re.order = append(re.order[:0], re.start[:kk]...)
+	for i, c := range re.leaf {
+		re.items[re.order[c]] = int32(i)
+		re.order[c]++
+	}
+	for r := range kk {
+		slices.SortFunc(re.items[re.start[r]:re.start[r+1]], func(a, b int32) int {
+			if c := cmp.Compare(re.sim[b], re.sim[a]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+	}
+	// Expand the points into pages (re.start becomes the clusters' starts
+	// in pages).
+	if cap(re.order) < p.n {
+		re.order = make([]int32, 0, p.n)
+	}
+	re.order = re.order[:0]
 	cur := -1
 	for _, i := range re.items {
 		r := int(re.leaf[i])
@@ -203,20 +227,27 @@ func (p *Policy) reclusterNow() {
 				continue
 			}
 			for _, pg := range p.tie {
-				if p.slot[pg] < 0 {
+				if p.dynBit[pg>>6]&(1<<(pg&63)) == 0 { // not in dynPages
 					re.order = append(re.order, pg)
 				}
 			}
 			continue
 		}
+		// The micro-cluster's pages on the point's side, in order (each
+		// page is written and kept only if it is on that side: no branch
+		// on sides that are as good as random to a branch predictor).
 		g := re.ids[i]
 		want := re.changed[i]
 		lo, hi := p.book.Start[g], p.book.Start[g+1]
-		for j, in := range p.inD[lo:hi] {
-			if in == want {
-				re.order = append(re.order, p.book.Order[int(lo)+j])
-			}
+		re.order = slices.Grow(re.order, int(hi-lo))
+		n := len(re.order)
+		out := re.order[n : n+int(hi-lo)]
+		m := 0
+		for j, pg := range p.book.Order[lo:hi] {
+			out[m] = pg
+			m += b2i(p.inD[int(lo)+j] == want)
 		}
+		re.order = re.order[:n+m]
 	}
 	for cur < kk {
 		cur++
