@@ -258,6 +258,52 @@ export async function mountExperiment(root, config, options = {}) {
 
 let controlSeq = 0;
 
+/**
+ * The lab's pace on a panel's runs: ms = fixed + perRepeat × repeats,
+ * fitted to the latest runs with the fewest and the most repeats (a
+ * preview and a full run). A run's fixed part, such as a sweep's exact
+ * expectations at a new budget, does not shrink with its repeats: a
+ * preview sized by the average time per repeat alone overruns its budget.
+ */
+export class Pace {
+  constructor(keep = 6) {
+    this.keep = keep;
+    this.seen = new Map(); // repeats → the latest run's ms, oldest first
+  }
+
+  /** Records a run of repeats that took ms. */
+  add(repeats, ms) {
+    this.seen.delete(repeats);
+    this.seen.set(repeats, ms);
+    while (this.seen.size > this.keep) this.seen.delete(this.seen.keys().next().value);
+  }
+
+  /** {fixed, perRepeat}, or null before the first run. */
+  fit() {
+    if (this.seen.size === 0) return null;
+    const rs = [...this.seen.keys()];
+    const lo = Math.min(...rs);
+    const hi = Math.max(...rs);
+    const tlo = this.seen.get(lo);
+    const thi = this.seen.get(hi);
+    if (hi === lo || thi <= tlo) return { fixed: 0, perRepeat: thi / hi };
+    const perRepeat = (thi - tlo) / (hi - lo);
+    return { fixed: Math.min(tlo, Math.max(0, tlo - perRepeat * lo)), perRepeat };
+  }
+
+  /** The expected ms of a run of repeats. */
+  ms(repeats) {
+    const f = this.fit();
+    return f ? f.fixed + f.perRepeat * repeats : undefined;
+  }
+
+  /** How many repeats fit in ms (possibly none). */
+  repeatsIn(ms) {
+    const f = this.fit();
+    return f ? Math.floor((ms - f.fixed) / f.perRepeat) : 0;
+  }
+}
+
 // The interaction budget (DESIGN.md: p95 under 50 ms from input to redrawn
 // chart) leaves about this much for computing a preview.
 const PREVIEW_MS = 12;
@@ -290,6 +336,7 @@ class Experiment {
     // What each of the lesson's charts asks POST /api/chart for.
     this.chartSpecs = config.charts.map((ch) => ({ type: ch.type, metric: ch.metric, title: ch.title, policies: ch.policies, refs: ch.refs, markAuto: ch.markAuto, expected: ch.expected, fit: ch.fit }));
     this.ahead = new Map(); // full spec (JSON) → a preview computed ahead
+    this.pace = new Pace();
     this.focused = null; // the slider being moved: { c, range, dir }
     window.__refreshLab = window.__refreshLab || { timings: [], renders: 0 };
     this.probe = window.__refreshLab;
@@ -540,22 +587,22 @@ class Experiment {
   /**
    * For a run answering an input, a preview with fewer repeats when the
    * full run would miss the interaction budget: as many repeats as the last
-   * runs' pace allows in PREVIEW_MS, at least one. The
+   * runs' pace (fixed part included) allows in PREVIEW_MS, at least one. The
    * preview's repeats are the first ones of the full run (each repeat has
    * its own random stream), so the full run only adds to them. One repeat has
    * no interval; the refined run brings it.
    */
   previewOf(spec, inputAt) {
-    if (inputAt === null || inputAt === undefined || !this.msPerRepeat) return null;
+    if (inputAt === null || inputAt === undefined || !this.pace.fit()) return null;
     const full = spec.repeats || 10;
-    const affordable = Math.floor(PREVIEW_MS / this.msPerRepeat);
+    const affordable = this.pace.repeatsIn(PREVIEW_MS);
     if (affordable >= full) return null;
     const repeats = Math.max(1, affordable);
     const out = { spec: { ...clone(spec), repeats }, repeats, of: full };
     if (spec.kind === 'estimate' && affordable < 1 && this.estimatePages) {
       // One repeat is over the budget: preview fewer simulated pages too
       // (the MAD is a median, so a smaller sample draws the same shape).
-      const pages = Math.max(50, Math.floor(this.estimatePages * PREVIEW_MS / this.msPerRepeat));
+      const pages = Math.max(50, Math.floor(this.estimatePages * PREVIEW_MS / this.pace.ms(1)));
       out.spec.estimate = { ...(out.spec.estimate || {}), pages };
     }
     return out;
@@ -572,7 +619,7 @@ class Experiment {
   lookAhead() {
     const f = this.focused;
     if (this.probe.lookAhead === false) return; // make bench's look-ahead-off pass
-    if (!f || !this.result || !this.msPerRepeat || document.activeElement !== f.range) return;
+    if (!f || !this.result || !this.pace.fit() || document.activeElement !== f.range) return;
     const { c, range, dir } = f;
     const step = Number(range.step) || 1;
     const min = Number(range.min);
@@ -585,7 +632,7 @@ class Experiment {
       const key = JSON.stringify(full);
       if (this.ahead.has(key)) continue;
       const preview = this.previewOf(full, 0);
-      const ms = (preview ? preview.repeats : full.repeats || 10) * this.msPerRepeat;
+      const ms = this.pace.ms(preview ? preview.repeats : full.repeats || 10);
       if (ms > AHEAD_MAX_MS) return;
       const answer = runWithCharts(preview ? preview.spec : full, this.chartSpecs);
       this.ahead.set(key, { preview, answer });
@@ -634,7 +681,7 @@ class Experiment {
     // The pace of this spec's shape, from the worker's own time when it
     // reports one; answers from the lab's cache (near 0 ms) teach nothing.
     const workMs = r.ms || runMs;
-    if (workMs > 2) this.msPerRepeat = workMs / result.spec.repeats;
+    if (workMs > 2) this.pace.add(result.spec.repeats, workMs);
     const bad = svgs.find((c) => !c.ok);
     if (bad) {
       this.showError(errorOf(bad));

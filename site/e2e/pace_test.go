@@ -1,0 +1,44 @@
+package e2e
+
+import (
+	"math"
+	"testing"
+)
+
+// TestBrowserPace checks how the page sizes its previews (experiment.js
+// Pace): a run's time is fitted as a fixed part plus a part per repeat from
+// the latest runs with the fewest and the most repeats, so that a preview
+// of a spec with a large fixed part (a sweep's exact expectations) asks
+// for few repeats; with one kind of run only, the time per repeat is the
+// average, as before.
+func TestBrowserPace(t *testing.T) {
+	tb := setup(t).open(t, lessonPath)
+	tb.waitRender(0)
+	type fit struct {
+		Fixed, PerRepeat float64
+		In12             int
+		MS20             float64
+	}
+	for _, tc := range []struct {
+		name string
+		runs string // [repeats, ms] in order
+		want fit
+	}{
+		{"preview and full run", `[[300, 150], [20, 20]]`, fit{Fixed: 20 - 20*130.0/280, PerRepeat: 130.0 / 280, In12: 2, MS20: 20}},
+		{"one kind of run", `[[300, 150]]`, fit{Fixed: 0, PerRepeat: 0.5, In12: 24, MS20: 10}},
+		{"the latest of each count", `[[300, 999], [20, 1], [300, 150], [20, 20]]`, fit{Fixed: 20 - 20*130.0/280, PerRepeat: 130.0 / 280, In12: 2, MS20: 20}},
+		{"more repeats not dearer", `[[256, 32], [8, 40]]`, fit{Fixed: 0, PerRepeat: 0.125, In12: 96, MS20: 2.5}},
+		{"fixed over the budget", `[[129, 64], [1, 32]]`, fit{Fixed: 31.75, PerRepeat: 0.25, In12: -79, MS20: 36.75}},
+	} {
+		got := evalJS[fit](tb, `(async () => {
+  const { Pace } = await import('/js/experiment.js');
+  const p = new Pace();
+  for (const [r, ms] of `+tc.runs+`) p.add(r, ms);
+  const f = p.fit();
+  return { Fixed: f.fixed, PerRepeat: f.perRepeat, In12: p.repeatsIn(12), MS20: p.ms(20) };
+})()`)
+		if math.Abs(got.Fixed-tc.want.Fixed) > 1e-9 || math.Abs(got.PerRepeat-tc.want.PerRepeat) > 1e-9 || got.In12 != tc.want.In12 || math.Abs(got.MS20-tc.want.MS20) > 1e-9 {
+			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}
