@@ -79,6 +79,7 @@ type Lab struct {
 	uploads  []*dataset.Dataset
 	policies []refresh.Descriptor
 	memo     map[memoKey]*memoEntry
+	ran      map[ranKey]PolicyResult // see remembered
 }
 
 type memoKey struct{ dataset, key string }
@@ -164,6 +165,11 @@ func (l *Lab) AddUpload(d *dataset.Dataset) {
 	for k := range l.memo {
 		if k.dataset == d.Info.ID {
 			delete(l.memo, k)
+		}
+	}
+	for k := range l.ran {
+		if k.dataset == d.Info.ID {
+			delete(l.ran, k)
 		}
 	}
 	l.uploads = append(l.uploads, d)

@@ -34,3 +34,57 @@ func TestReuseChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestRememberChangesNothing checks that remembering policy results across
+// runs (remembered) gives exactly the numbers of running every policy
+// afresh, along a lesson-like sequence of specs in which one control at a
+// time changes one policy or all of them, and back.
+func TestRememberChangesNothing(t *testing.T) {
+	base := Spec{Dataset: DatasetRef{ID: "taleghani-example"}, Budget: 100, Cycles: 1, Repeats: 40, Seed: 2,
+		Policies: []PolicySpec{
+			{ID: "category-greedy", Params: map[string]any{"sampleSize": 4.0}},
+			{ID: "site-greedy", Params: map[string]any{"sampleSize": 10.0}},
+			{ID: "site-greedy", Label: "auto"},
+			{ID: "random"},
+		},
+		Sweep: &Sweep{Field: "params.sampleSize", Values: []float64{2, 6}}}
+	var specs []Spec
+	for _, edit := range []func(*Spec){
+		func(*Spec) {},
+		func(s *Spec) { s.Policies[0].Params = map[string]any{"sampleSize": 5.0} },
+		func(s *Spec) { s.Policies[0].Params = map[string]any{"sampleSize": 5.0, "interval": true} },
+		func(s *Spec) { s.Budget = 120 },
+		func(s *Spec) { s.Seed = 3 },
+		func(s *Spec) { s.Repeats = 41 },
+		func(*Spec) {},
+	} {
+		s := base
+		s.Policies = append([]PolicySpec(nil), base.Policies...)
+		edit(&s)
+		specs = append(specs, s)
+	}
+	run := func(on bool) []string {
+		remember = on
+		defer func() { remember = true }()
+		l := New()
+		var out []string
+		for _, s := range specs {
+			res, err := l.Run(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(res)
+			out = append(out, string(b))
+		}
+		return out
+	}
+	fresh, remembered := run(false), run(true)
+	for i := range fresh {
+		if fresh[i] != remembered[i] {
+			t.Errorf("spec %d: remembering policy results changed the result", i)
+		}
+	}
+	if fresh[0] != fresh[len(fresh)-1] {
+		t.Error("the same spec gave two results")
+	}
+}

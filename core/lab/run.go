@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -183,7 +184,7 @@ func (l *Lab) Run(spec Spec) (res *Result, err error) {
 			// (Stream goes by id): its numbers are those of policy j.
 			pr = res.Policies[j]
 			pr.Label, pr.Name = "", desc.Name
-		} else if pr, err = runPolicy(sim, d, spec, i, desc, l.memoFor(d.Info.ID), &cycles); err != nil {
+		} else if pr, err = l.remembered(sim, d, spec, i, desc, &cycles); err != nil {
 			return nil, err
 		}
 		res.Spec.Policies[i].Params = pr.Params
@@ -199,6 +200,51 @@ func (l *Lab) Run(spec Spec) (res *Result, err error) {
 	}
 	return res, nil
 }
+
+// MaxRan bounds how many policy results the lab remembers (remembered);
+// past it, the memory starts afresh.
+const MaxRan = 128
+
+// ranKey is everything a refresh policy's result depends on.
+type ranKey struct {
+	dataset                 string
+	budget, cycles, repeats int
+	seed                    uint64
+	policy, params          string
+}
+
+// remembered returns runPolicy's result for policy i of spec, computing it
+// only when the lab has not lately: a policy's numbers depend on the
+// dataset, budget, cycles, repeats, seed and its own id and parameters,
+// never on the policies beside it (Stream), so a control that changes one
+// policy of a lesson reruns that policy alone.
+func (l *Lab) remembered(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refresh.Descriptor, buf *[]refresh.Cycle) (PolicyResult, error) {
+	params, err := json.Marshal(spec.Policies[i].Params) // map keys sorted
+	if err != nil || !remember {
+		return runPolicy(sim, d, spec, i, desc, l.memoFor(d.Info.ID), buf)
+	}
+	k := ranKey{d.Info.ID, spec.Budget, spec.Cycles, spec.Repeats, spec.Seed, desc.ID, string(params)}
+	l.mu.Lock()
+	pr, ok := l.ran[k]
+	l.mu.Unlock()
+	if ok {
+		return pr, nil
+	}
+	if pr, err = runPolicy(sim, d, spec, i, desc, l.memoFor(d.Info.ID), buf); err != nil {
+		return pr, err
+	}
+	l.mu.Lock()
+	if l.ran == nil || len(l.ran) >= MaxRan {
+		l.ran = map[ranKey]PolicyResult{}
+	}
+	l.ran[k] = pr
+	l.mu.Unlock()
+	return pr, nil
+}
+
+// remember says whether the runner remembers policy results (remembered);
+// tests turn it off to check that remembering changes no number.
+var remember = true
 
 // reuse says whether the runner reuses policies across repeats (Reuser);
 // tests turn it off to check that reuse changes no number.
