@@ -599,10 +599,11 @@ class Experiment {
     if (affordable >= full) return null;
     const repeats = Math.max(1, affordable);
     const out = { spec: { ...clone(spec), repeats }, repeats, of: full };
-    if (spec.kind === 'estimate' && affordable < 1 && this.estimatePages) {
+    if (spec.kind === 'estimate' && affordable < 1 && ((spec.estimate && spec.estimate.pages) || this.estimatePages)) {
       // One repeat is over the budget: preview fewer simulated pages too
       // (the MAD is a median, so a smaller sample draws the same shape).
-      const pages = Math.max(50, Math.floor(this.estimatePages * PREVIEW_MS / this.pace.ms(1)));
+      const all = (spec.estimate && spec.estimate.pages) || this.estimatePages;
+      const pages = Math.max(50, Math.floor(all * PREVIEW_MS / this.pace.ms(1)));
       out.spec.estimate = { ...(out.spec.estimate || {}), pages };
     }
     return out;
@@ -681,7 +682,13 @@ class Experiment {
     // The pace of this spec's shape, from the worker's own time when it
     // reports one; answers from the lab's cache (near 0 ms) teach nothing.
     const workMs = r.ms || runMs;
-    if (workMs > 2) this.pace.add(result.spec.repeats, workMs);
+    // A preview of fewer simulated pages (estimate kind) counts at the
+    // pace of all of them, the size every other run has.
+    const ran = result.spec.estimate;
+    const pages = (full.estimate && full.estimate.pages) || this.estimatePages;
+    const atFull = ran && pages && ran.pages < pages ? workMs * pages / ran.pages : workMs;
+    if (workMs > 2) this.pace.add(result.spec.repeats, atFull);
+    if (ran && !preview) this.estimatePages = ran.pages;
     const bad = svgs.find((c) => !c.ok);
     if (bad) {
       this.showError(errorOf(bad));
@@ -806,7 +813,6 @@ class Experiment {
   /** The numbers table of an estimate run: headline MAD and edge share, and per epoch. */
   renderEstimateReadouts(result) {
     const es = result.spec.estimate || {};
-    this.estimatePages = es.pages;
     const metrics = (this.config.readouts || ['mad', 'edgeShare']).map((m) => this.metric(m)).filter((m) => appliesTo(m, 'estimate'));
     const better = (m) => (m.better === 'lower' ? ' ↓' : m.better === 'higher' ? ' ↑' : '');
     const head = el('tr', {}, el('th', { scope: 'col', text: 'Estimator' }),
