@@ -9,6 +9,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -191,8 +192,13 @@ func RefreshPolicies(l *lab.Lab) []string {
 	return ids
 }
 
+// seed numbers the specs spec makes: each gets its own seed, so that no
+// timed run is answered from what the lab remembers of an earlier one
+// (lab.Lab keeps recent policy results).
+var seed atomic.Uint64
+
 func spec(d dataset.Info, repeats int, policies ...string) lab.Spec {
-	s := lab.Spec{Kind: lab.KindRefresh, Dataset: lab.DatasetRef{ID: d.ID}, Repeats: repeats, Seed: 1}
+	s := lab.Spec{Kind: lab.KindRefresh, Dataset: lab.DatasetRef{ID: d.ID}, Repeats: repeats, Seed: seed.Add(1)}
 	for _, p := range policies {
 		s.Policies = append(s.Policies, lab.PolicySpec{ID: p})
 	}
