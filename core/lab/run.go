@@ -202,8 +202,13 @@ func (l *Lab) Run(spec Spec) (res *Result, err error) {
 }
 
 // MaxRan bounds how many policy results the lab remembers (remembered);
-// past it, the memory starts afresh.
-const MaxRan = 128
+// past it, the memory starts afresh. Results with per-site estimates of
+// more than MaxRanSites sites are not remembered, so that the memory
+// stays within a few tens of megabytes in the browser.
+const (
+	MaxRan      = 128
+	MaxRanSites = 1000
+)
 
 // ranKey is everything a refresh policy's result depends on.
 type ranKey struct {
@@ -232,6 +237,9 @@ func (l *Lab) remembered(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int,
 	}
 	if pr, err = runPolicy(sim, d, spec, i, desc, l.memoFor(d.Info.ID), buf); err != nil {
 		return pr, err
+	}
+	if pr.Sites != nil && len(pr.Sites.Sites) > MaxRanSites {
+		return pr, nil // an upload's thousands of sites: too big to keep many of
 	}
 	l.mu.Lock()
 	if l.ran == nil || len(l.ran) >= MaxRan {
