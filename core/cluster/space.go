@@ -319,55 +319,50 @@ func (d *Dense) sims1(idx []int32, c, o []float64) bool {
 type real interface{ float32 | float64 }
 
 // rowsSims2 is Sims2 for a row block alone (rows, rd values per point,
-// scaled by scale). It works on two points at a time: each dot product is
-// still summed coordinate by coordinate in order (the same numbers as one
-// point at a time), but the four independent sums keep the processor busy
-// where one point's two would wait on each addition.
+// scaled by scale), two points at a time (dots2).
 func rowsSims2[T real](rows []T, rd int, scale []float64, idx []int32, c0, c1, o0, o1 []float64) {
 	c0, c1 = c0[:rd], c1[:rd]
 	o0, o1 = o0[:len(idx)], o1[:len(idx)]
 	j := 0
 	for ; j+1 < len(idx); j += 2 {
 		i, k := int(idx[j]), int(idx[j+1])
-		// (Slices of one length, so that the loop needs no bounds checks.)
-		ra := rows[i*rd : i*rd+rd]
-		rb := rows[k*rd : k*rd+rd][:len(ra)]
-		x0, x1 := c0[:len(ra)], c1[:len(ra)]
-		var a0, a1, b0, b1 float64
-		for q, v := range ra {
-			f, g := float64(v), float64(rb[q])
-			a0 += f * x0[q]
-			a1 += f * x1[q]
-			b0 += g * x0[q]
-			b1 += g * x1[q]
-		}
-		// A point of scale 0 is the zero vector: similarity 0.
-		sa, sb := scale[i], scale[k]
-		if sa == 0 {
-			a0, a1 = 0, 0
-		}
-		if sb == 0 {
-			b0, b1 = 0, 0
-		}
-		o0[j], o1[j] = a0*sa, a1*sa
-		o0[j+1], o1[j+1] = b0*sb, b1*sb
+		a0, a1, b0, b1 := dots2(rows[i*rd:i*rd+rd], rows[k*rd:k*rd+rd], c0, c1)
+		o0[j], o1[j] = scaled(a0, scale[i]), scaled(a1, scale[i])
+		o0[j+1], o1[j+1] = scaled(b0, scale[k]), scaled(b1, scale[k])
 	}
 	if j < len(idx) {
 		i := int(idx[j])
-		ra := rows[i*rd : i*rd+rd]
-		x0, x1 := c0[:len(ra)], c1[:len(ra)]
-		var a0, a1 float64
-		for q, v := range ra {
-			f := float64(v)
-			a0 += f * x0[q]
-			a1 += f * x1[q]
-		}
-		sa := scale[i]
-		if sa == 0 {
-			a0, a1 = 0, 0
-		}
-		o0[j], o1[j] = a0*sa, a1*sa
+		a0, a1 := dots1(rows[i*rd:i*rd+rd], c0, c1)
+		o0[j], o1[j] = scaled(a0, scale[i]), scaled(a1, scale[i])
 	}
+}
+
+// dots2 returns the dot products of rows ra and rb (of one length) with
+// x0 and x1. Each is summed coordinate by coordinate in order (the same
+// numbers as dots1 on each row), but the four independent sums keep the
+// processor busy where one row's two would wait on each addition.
+func dots2[T real](ra, rb []T, x0, x1 []float64) (a0, a1, b0, b1 float64) {
+	// (Slices of one length, so that the loop needs no bounds checks.)
+	rb, x0, x1 = rb[:len(ra)], x0[:len(ra)], x1[:len(ra)]
+	for q, v := range ra {
+		f, g := float64(v), float64(rb[q])
+		a0 += f * x0[q]
+		a1 += f * x1[q]
+		b0 += g * x0[q]
+		b1 += g * x1[q]
+	}
+	return a0, a1, b0, b1
+}
+
+// dots1 returns the dot products of row ra with x0 and x1.
+func dots1[T real](ra []T, x0, x1 []float64) (a0, a1 float64) {
+	x0, x1 = x0[:len(ra)], x1[:len(ra)]
+	for q, v := range ra {
+		f := float64(v)
+		a0 += f * x0[q]
+		a1 += f * x1[q]
+	}
+	return a0, a1
 }
 
 // rowsSides is a 2-means assignment pass over a row block with the
@@ -394,31 +389,14 @@ func rowsSides[T real](rows []T, rd int, scale []float64, pts []int32, c0, c1 []
 	j := 0
 	for ; j+1 < len(pts); j += 2 {
 		i, k := int(pts[j]), int(pts[j+1])
-		ra := rows[i*rd : i*rd+rd]
-		rb := rows[k*rd : k*rd+rd][:len(ra)]
-		x0, x1 := c0[:len(ra)], c1[:len(ra)]
-		var a0, a1, b0, b1 float64
-		for q, v := range ra {
-			f, g := float64(v), float64(rb[q])
-			a0 += f * x0[q]
-			a1 += f * x1[q]
-			b0 += g * x0[q]
-			b1 += g * x1[q]
-		}
+		a0, a1, b0, b1 := dots2(rows[i*rd:i*rd+rd], rows[k*rd:k*rd+rd], c0, c1)
 		sa, sb := scale[i], scale[k]
 		put(j, pts[j], scaled(a1, sa)*n0 > scaled(a0, sa)*n1)
 		put(j+1, pts[j+1], scaled(b1, sb)*n0 > scaled(b0, sb)*n1)
 	}
 	if j < len(pts) {
 		i := int(pts[j])
-		ra := rows[i*rd : i*rd+rd]
-		x0, x1 := c0[:len(ra)], c1[:len(ra)]
-		var a0, a1 float64
-		for q, v := range ra {
-			f := float64(v)
-			a0 += f * x0[q]
-			a1 += f * x1[q]
-		}
+		a0, a1 := dots1(rows[i*rd:i*rd+rd], c0, c1)
 		sa := scale[i]
 		put(j, pts[j], scaled(a1, sa)*n0 > scaled(a0, sa)*n1)
 	}
