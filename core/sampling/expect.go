@@ -105,8 +105,21 @@ func ExpectGroups(groups []Group, budget int, alloc Allocation, score func(g, x 
 	if work > MaxExpectWork {
 		return math.NaN(), fmt.Errorf("%.0f cases to enumerate exceed the limit of %d", work, MaxExpectWork)
 	}
-	if score == nil {
-		score = func(g, x int) float64 { return float64(x) / float64(z[g]) }
+	// est[w][i] is group w's score with lo[w]+i changed pages in its
+	// sample, looked up rather than computed for every outcome.
+	est := make([][]float64, ns)
+	for w := range ns {
+		if z[w] == 0 {
+			continue
+		}
+		est[w] = make([]float64, len(pmf[w]))
+		for i := range est[w] {
+			if score == nil {
+				est[w][i] = float64(lo[w]+i) / float64(z[w])
+			} else {
+				est[w][i] = score(w, lo[w]+i)
+			}
+		}
 	}
 
 	plan := NewPlan(ns)
@@ -119,7 +132,7 @@ func ExpectGroups(groups []Group, budget int, alloc Allocation, score func(g, x 
 			plan.Left[v] = n[v] - z[v]
 			plan.Est[v] = -1
 			if z[v] > 0 {
-				plan.Est[v] = score(v, x[v])
+				plan.Est[v] = est[v][x[v]-lo[v]]
 			}
 			found += float64(x[v])
 			downloads += z[v]

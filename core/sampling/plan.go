@@ -61,15 +61,7 @@ func (p *Plan) Share(alloc Allocation, d int) {
 	p.decides, p.tied = p.decides[:0], false
 	if alloc == Greedy {
 		// Order is random, so a stable sort breaks ties at random.
-		slices.SortStableFunc(p.Order, func(a, b int) int {
-			switch {
-			case p.Est[a] > p.Est[b]:
-				return -1
-			case p.Est[a] < p.Est[b]:
-				return 1
-			}
-			return 0
-		})
+		p.sortOrder()
 		for i, w := range p.Order {
 			if d > 0 && (i == 0 || p.Est[w] != p.Est[p.Order[i-1]]) {
 				p.markTie(i, d)
@@ -140,8 +132,8 @@ func (p *Plan) share(d int, byPages bool) int {
 		if room > 0 {
 			if byPages {
 				x = float64(room)
-			} else {
-				x = max(p.Est[w], 0)
+			} else if e := p.Est[w]; e > 0 || e != e {
+				x = e // max(e, 0), spelled out: the builtin is a call in wasm
 			}
 		}
 		p.wt[w] = x
@@ -165,15 +157,7 @@ func (p *Plan) share(d int, byPages bool) int {
 		floor += int(fl)
 		rems = append(rems, remainder{w, q - fl})
 	}
-	slices.SortStableFunc(rems, func(a, b remainder) int {
-		switch {
-		case a.frac > b.frac:
-			return -1
-		case a.frac < b.frac:
-			return 1
-		}
-		return 0
-	})
+	sortRems(rems)
 	for _, r := range rems {
 		p.ranked[r.w] = true
 	}
@@ -212,6 +196,55 @@ func (p *Plan) share(d int, byPages bool) int {
 // others gives the same quotas, so ExpectGroups averages over the orders
 // of these alone.
 func (p *Plan) decided() []int { return p.decides }
+
+// smallSort is the length up to which Share sorts by insertion: the
+// exact expectations call it for every outcome of at most six groups,
+// where a closure-driven library sort costs more than the sorting.
+const smallSort = 16
+
+// sortOrder sorts Order by decreasing Est, stably.
+func (p *Plan) sortOrder() {
+	o, est := p.Order, p.Est
+	if len(o) > smallSort {
+		slices.SortStableFunc(o, func(a, b int) int { return descending(est[a], est[b]) })
+		return
+	}
+	for i := 1; i < len(o); i++ {
+		w := o[i]
+		j := i
+		for ; j > 0 && est[o[j-1]] < est[w]; j-- {
+			o[j] = o[j-1]
+		}
+		o[j] = w
+	}
+}
+
+// descending orders a before b when it is larger.
+func descending(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+// sortRems sorts rems by decreasing frac, stably.
+func sortRems(rems []remainder) {
+	if len(rems) > smallSort {
+		slices.SortStableFunc(rems, func(a, b remainder) int { return descending(a.frac, b.frac) })
+		return
+	}
+	for i := 1; i < len(rems); i++ {
+		r := rems[i]
+		j := i
+		for ; j > 0 && rems[j-1].frac < r.frac; j-- {
+			rems[j] = rems[j-1]
+		}
+		rems[j] = r
+	}
+}
 
 // remainder is a group's fractional share in a largest-remainder split.
 type remainder struct {
