@@ -410,6 +410,7 @@ type interaction struct {
 type phase struct {
 	Queued, Run, Charts, DOM, Frame float64
 	Worker                          float64 // of Run: the Go call in the worker
+	Delivery                        float64 // of Run: the answer waiting for the page's thread
 	Ahead                           bool    // drawn from a preview computed ahead
 }
 
@@ -757,7 +758,7 @@ func slider(browser context.Context, url string, presses int, label string, look
 		return in
 	}
 	in.timings = all[start:]
-	phases, err := e2e.Eval[[]phase](ctx, `(window.__refreshLab.phases || []).map((p) => ({Queued: p.queued, Run: p.run, Charts: p.charts, DOM: p.dom, Frame: p.frame, Worker: p.worker || 0, Ahead: !!p.ahead}))`)
+	phases, err := e2e.Eval[[]phase](ctx, `(window.__refreshLab.phases || []).map((p) => ({Queued: p.queued, Run: p.run, Charts: p.charts, DOM: p.dom, Frame: p.frame, Worker: p.worker || 0, Delivery: p.delivery || 0, Ahead: !!p.ahead}))`)
 	if err == nil && len(phases) >= len(all) {
 		in.phases = phases[len(phases)-len(in.timings):]
 	}
@@ -1050,8 +1051,9 @@ func interactionRows(t *table, br *browserFigures, brErr error) {
 				}
 				return measure.Quantile(xs, 0.5)
 			}
-			value += fmt.Sprintf("; medians: queued %.0f, run %.0f (in Go %.0f), charts %.0f, DOM %.0f, frame %.0f ms",
+			value += fmt.Sprintf("; medians: queued %.0f, run %.0f (in Go %.0f, delivery %.0f), charts %.0f, DOM %.0f, frame %.0f ms",
 				med(func(p phase) float64 { return p.Queued }), med(func(p phase) float64 { return p.Run }), med(func(p phase) float64 { return p.Worker }),
+				med(func(p phase) float64 { return p.Delivery }),
 				med(func(p phase) float64 { return p.Charts }), med(func(p phase) float64 { return p.DOM }),
 				med(func(p phase) float64 { return p.Frame }))
 			if in.lookAhead {

@@ -82,7 +82,7 @@ class WorkerEngine {
         const p = this.pending.get(m.id);
         if (!p) return;
         this.pending.delete(m.id);
-        const r = response(m.status, m.contentType, m.body, m.ms, { received: m.received, answered: m.answered, sent: p.sent, delivered: performance.timeOrigin + performance.now() });
+        const r = response(m.status, m.contentType, m.body, m.ms, { received: m.received, answered: m.answered, posted: m.posted, sent: p.sent, delivered: performance.timeOrigin + performance.now() });
         if (!p.batch) p.resolve(r);
         else if (!m.charts) p.resolve({ run: r, charts: [] }); // the run failed, or the module did
         else p.resolve({ run: r, charts: m.charts.map((c) => response(c.status, c.contentType, c.body, c.ms)) });

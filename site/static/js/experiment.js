@@ -553,7 +553,6 @@ class Experiment {
       const ahead = this.takeAhead(spec, inputAt);
       const preview = ahead ? ahead.preview : this.previewOf(spec, inputAt);
       const drawn = await this.run(spec, inputAt, preview, ahead);
-      if (drawn && !this.pending) this.lookAhead();
       if (drawn && preview && !this.pending) {
         // Refine once the learner pauses: the full run, drawn over the
         // preview. A new input before then cancels it.
@@ -566,6 +565,7 @@ class Experiment {
     }
     this.running = false;
     this.root.removeAttribute('aria-busy');
+    this.lookAhead();
   }
 
   /**
@@ -610,16 +610,19 @@ class Experiment {
   }
 
   /**
-   * Starts computing the previews of the focused slider's next values: four
-   * steps on in the direction it last moved (a held key repeats faster than
-   * one exchange with the lab) and one back, so arrow keys draw from them at
-   * once. Only while the lab is idle, and only where a
-   * preview is cheap (AHEAD_MAX_MS); each is one ordinary run of the lab,
-   * its result the same as if the press had asked for it.
+   * Computes the previews of the focused slider's next values, one at a
+   * time: four steps on in the direction it last moved (a held key repeats
+   * faster than one exchange with the lab) and one back, so arrow keys draw
+   * from them at once. One run at a time, each started only when the lab
+   * has nothing else to do, so a press that jumps elsewhere waits for at
+   * most one of them; and only where a preview is cheap (AHEAD_MAX_MS).
+   * Each is one ordinary run of the lab, its result the same as if the
+   * press had asked for it.
    */
   lookAhead() {
     const f = this.focused;
     if (this.probe.lookAhead === false) return; // make bench's look-ahead-off pass
+    if (this.aheadRunning || this.running || this.pending) return;
     if (!f || !this.result || !this.pace.fit() || document.activeElement !== f.range) return;
     const { c, range, dir } = f;
     const step = Number(range.step) || 1;
@@ -638,6 +641,13 @@ class Experiment {
       const answer = runWithCharts(preview ? preview.spec : full, this.chartSpecs);
       this.ahead.set(key, { preview, answer });
       while (this.ahead.size > AHEAD_KEEP) this.ahead.delete(this.ahead.keys().next().value);
+      this.aheadRunning = true;
+      const more = () => {
+        this.aheadRunning = false;
+        this.lookAhead();
+      };
+      answer.then(more, more);
+      return;
     }
   }
 
@@ -726,7 +736,7 @@ class Experiment {
       (this.probe.phases = this.probe.phases || []).push({
         queued: t0 - inputAt, run: runMs, charts: chartMs, dom: tDrawn - tRun, frame: tFrame - tDrawn,
         repeats: result.spec.repeats, worker: r.ms, ahead: !!ahead,
-        toWorker: r.received - r.sent, fromWorker: r.delivered - r.answered,
+        toWorker: r.received - r.sent, fromWorker: r.delivered - r.answered, delivery: r.delivered - r.posted,
       });
     }
     this.root.dispatchEvent(new CustomEvent('rendered', { detail: result }));

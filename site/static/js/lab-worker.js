@@ -78,7 +78,7 @@ self.onmessage = async (e) => {
       type: 'response', id, status: r.status, contentType: r.contentType, body: r.body, ms: t1 - t0, charts,
       // When the worker got the request and answered it (ms since the epoch),
       // so the page can tell waiting from working.
-      received, answered: performance.timeOrigin + t1,
+      received, answered: performance.timeOrigin + t1, posted: performance.timeOrigin + performance.now(),
     });
   } catch (err) {
     postMessage({
