@@ -149,7 +149,7 @@ func (c *Crawl) Copy(p int32, out []float64) bool {
 	if c.sim.content == nil {
 		return false
 	}
-	c.sim.content.Version(p, c.sim.copyV[p], out)
+	c.sim.content.Version(p, c.sim.page[p].copyV, out)
 	return true
 }
 
@@ -160,7 +160,7 @@ func (c *Crawl) Previous(p int32, out []float64) bool {
 	if c.sim.content == nil {
 		return false
 	}
-	c.sim.content.Version(p, c.sim.prevV[p], out)
+	c.sim.content.Version(p, c.sim.page[p].prevV, out)
 	return true
 }
 
@@ -170,7 +170,7 @@ func (c *Crawl) Similarity(p int32) float64 {
 	if c.sim.content == nil {
 		return 1
 	}
-	return c.sim.content.Similarity(p, c.sim.prevV[p], c.sim.copyV[p])
+	return c.sim.content.Similarity(p, c.sim.page[p].prevV, c.sim.page[p].copyV)
 }
 
 // Cycle holds one cycle's measurements.
@@ -204,20 +204,18 @@ type Sim struct {
 	// rates the true rates per cycle, computed on first use.
 	cycleDays float64
 	rates     []float64
-	since     []float64 // time of the first missed change, -1 when fresh
-	pos       []int32   // index of each stale page in stale, -1 when fresh
-	stale     []int32
+	// page holds each page's state side by side, so that a download or a
+	// change touches one cache line, not one per array.
+	page  []pageState
+	stale []int32
 	// sinceSum is Σ since over the stale pages, kept with Neumaier's
 	// compensated summation so that age stays exact to the last bits
 	// however many pages come and go.
 	sinceSum, sinceComp float64
 
-	// With a content model: each page's version at the source, of the
-	// crawler's copy and of its copy before that, and the pages whose
+	// With a content model (pageState's versions), the pages whose
 	// versions moved (to reset them).
 	content       dataset.Content
-	version       []int32
-	copyV, prevV  []int32
 	versionsMoved []int32
 
 	crawl Crawl // reused each cycle
@@ -227,16 +225,21 @@ type Sim struct {
 	After func(cycle int)
 }
 
+// pageState is one page's part of the Sim.
+type pageState struct {
+	since float64 // time of the first missed change, -1 when fresh
+	pos   int32   // index in Sim.stale, -1 when fresh
+	// With a content model: the page's version at the source, of the
+	// crawler's copy and of its copy before that.
+	version, copyV, prevV int32
+}
+
 // NewSim returns a simulator for d with every copy fresh at time 0.
 func NewSim(d *dataset.Dataset) *Sim {
 	n := len(d.Pages)
-	s := &Sim{truth: &d.Truth, cycleDays: d.Info.CycleLength / 86400, since: make([]float64, n), pos: make([]int32, n), content: d.Content}
-	for i := range s.since {
-		s.since[i] = -1
-		s.pos[i] = -1
-	}
-	if s.content != nil {
-		s.version, s.copyV, s.prevV = make([]int32, n), make([]int32, n), make([]int32, n)
+	s := &Sim{truth: &d.Truth, cycleDays: d.Info.CycleLength / 86400, page: make([]pageState, n), content: d.Content}
+	for i := range s.page {
+		s.page[i] = pageState{since: -1, pos: -1}
 	}
 	return s
 }
@@ -245,13 +248,12 @@ func NewSim(d *dataset.Dataset) *Sim {
 // pages hold state, so only they are touched.
 func (s *Sim) Reset() {
 	for _, p := range s.stale {
-		s.since[p] = -1
-		s.pos[p] = -1
+		s.page[p].since, s.page[p].pos = -1, -1
 	}
 	s.stale = s.stale[:0]
 	s.sinceSum, s.sinceComp = 0, 0
 	for _, p := range s.versionsMoved {
-		s.version[p], s.copyV[p], s.prevV[p] = 0, 0, 0
+		s.page[p].version, s.page[p].copyV, s.page[p].prevV = 0, 0, 0
 	}
 	s.versionsMoved = s.versionsMoved[:0]
 }
@@ -271,7 +273,7 @@ func (s *Sim) addSince(x float64) {
 func (s *Sim) Stale() []int32 { return s.stale }
 
 // StaleSince implements Truth.
-func (s *Sim) StaleSince(p int32) float64 { return s.since[p] }
+func (s *Sim) StaleSince(p int32) float64 { return s.page[p].since }
 
 // Rates implements Truth. When the dataset records its generator's rates
 // (dataset.Truth.Rates, changes per day) and its cycle length (Info.CycleLength,
@@ -287,7 +289,7 @@ func (s *Sim) Rates() []float64 {
 	if s.rates != nil {
 		return s.rates
 	}
-	n := len(s.since)
+	n := len(s.page)
 	s.rates = make([]float64, n)
 	if s.truth.Rates != nil && s.cycleDays > 0 {
 		for i, r := range s.truth.Rates {
@@ -310,38 +312,40 @@ func (s *Sim) Rates() []float64 {
 
 // refresh brings p's copy up to date and reports whether it was stale.
 func (s *Sim) refresh(p int32) bool {
+	pg := &s.page[p]
 	if s.content != nil {
-		s.prevV[p], s.copyV[p] = s.copyV[p], s.version[p]
+		pg.prevV, pg.copyV = pg.copyV, pg.version
 	}
-	i := s.pos[p]
+	i := pg.pos
 	if i < 0 {
 		return false
 	}
 	last := s.stale[len(s.stale)-1]
 	s.stale[i] = last
-	s.pos[last] = i
+	s.page[last].pos = i
 	s.stale = s.stale[:len(s.stale)-1]
-	s.pos[p] = -1
-	s.addSince(-s.since[p])
-	s.since[p] = -1
+	pg.pos = -1
+	s.addSince(-pg.since)
+	pg.since = -1
 	return true
 }
 
 // change applies the source changes of cycle c.
 func (s *Sim) change(c int) {
 	for i, p := range s.truth.Changed[c] {
+		pg := &s.page[p]
 		if s.content != nil {
-			if s.version[p] == 0 {
+			if pg.version == 0 {
 				s.versionsMoved = append(s.versionsMoved, p)
 			}
-			s.version[p]++
+			pg.version++
 		}
-		if s.pos[p] >= 0 {
+		if pg.pos >= 0 {
 			continue
 		}
-		s.since[p] = s.truth.FirstChange(c, i)
-		s.addSince(s.since[p])
-		s.pos[p] = int32(len(s.stale))
+		pg.since = s.truth.FirstChange(c, i)
+		s.addSince(pg.since)
+		pg.pos = int32(len(s.stale))
 		s.stale = append(s.stale, p)
 	}
 }
@@ -349,7 +353,7 @@ func (s *Sim) change(c int) {
 // Run plays cycles 0..cycles-1 with policy p spending budget downloads per
 // cycle, appending each cycle's measurements to out.
 func (s *Sim) Run(p Policy, budget, cycles int, out []Cycle) []Cycle {
-	n := float64(len(s.since))
+	n := float64(len(s.page))
 	for c := 0; c < cycles; c++ {
 		s.change(c)
 		s.crawl = Crawl{sim: s, cycle: c, remaining: budget}
