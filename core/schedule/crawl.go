@@ -253,8 +253,14 @@ func (r *Refresher) Refresh(c *refresh.Crawl) {
 	for i := range n {
 		if r.done[i] != stamp {
 			free++
-			lo = math.Min(lo, r.credit[i])
-			hi = math.Max(hi, r.credit[i])
+			// Plain compares, not math.Min and math.Max: credits are never
+			// NaN, and those are calls in WebAssembly.
+			if v := r.credit[i]; v < lo {
+				lo = v
+			}
+			if v := r.credit[i]; v > hi {
+				hi = v
+			}
 		}
 	}
 	if free == 0 {
