@@ -42,3 +42,20 @@ func TestBrowserPace(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserWarmUpPreviews checks that the runs which warm the lab up after
+// a lesson first draws are preview-sized, not full runs: a learner who
+// presses a key meanwhile waits behind one preview at most. On the
+// clustering lesson a full run (3 repeats of 13 policies) is far over the
+// preview budget, so each warm-up run must have fewer repeats.
+func TestBrowserWarmUpPreviews(t *testing.T) {
+	tb := setup(t).open(t, "/lessons/clustering-pages.html")
+	tb.waitRender(0)
+	tb.waitFor("a warm-up run", `(window.__refreshLab.warm || []).length > 0`)
+	type run struct{ Repeats, Of int }
+	for i, r := range evalJS[[]run](tb, `window.__refreshLab.warm`) {
+		if r.Repeats >= r.Of {
+			t.Errorf("warm-up run %d: %d repeats of the full run's %d, want a preview's fewer", i+1, r.Repeats, r.Of)
+		}
+	}
+}

@@ -307,6 +307,10 @@ export class Pace {
 // The interaction budget (DESIGN.md: p95 under 50 ms from input to redrawn
 // chart) leaves about this much for computing a preview.
 const PREVIEW_MS = 12;
+// After the first drawing, the page warms the lab up with previews for
+// about this long, at most WARM_RUNS of them (warmUp).
+const WARM_MS = 800;
+const WARM_RUNS = 8;
 // A preview is refined into the full run after this pause in the input.
 const REFINE_AFTER_MS = 300;
 // Look-ahead computes the previews of a focused slider's next values, and
@@ -569,18 +573,28 @@ class Experiment {
   }
 
   /**
-   * Runs the lesson's experiment a few more times with other seeds, unseen
-   * and undrawn, while the learner reads: the browser compiles the
-   * WebAssembly module's hot paths fully only after they have run a while,
-   * and the first slider moves should not pay for that. It yields to any
-   * real input.
+   * Runs previews of the lesson's experiment with other seeds, unseen and
+   * undrawn, while the learner reads: the browser compiles the WebAssembly
+   * module's hot paths fully only after they have run a while, and the
+   * first slider moves should not pay for that. Each is the size of the
+   * preview a press would ask for, so a press that comes meanwhile waits
+   * behind one preview at most, never a full run; they also teach the pace
+   * its fixed part before the first press. It yields to any real input.
    */
   async warmUp() {
     const base = clone(this.spec);
-    for (let i = 1; i <= 3; i++) {
-      await new Promise((res) => setTimeout(res, 50));
+    const t0 = performance.now();
+    for (let i = 1; i <= WARM_RUNS && performance.now() - t0 < WARM_MS; i++) {
+      await new Promise((res) => setTimeout(res, 20));
       if (this.running || this.pending || this.refineTimer && this.pendingInputAt) return;
-      await post('/api/run', { ...base, seed: (base.seed || 0) + 7919 * i });
+      const spec = { ...base, seed: (base.seed || 0) + 7919 * i };
+      const preview = this.previewOf(spec, 0);
+      const ran = preview ? preview.spec : spec;
+      (this.probe.warm = this.probe.warm || []).push({ repeats: ran.repeats, of: spec.repeats });
+      const r = await post('/api/run', ran);
+      // (An estimate preview may also simulate fewer pages: run() scales
+      // those to the pace of all of them; here they are left out.)
+      if (r.ok && r.ms > 2 && spec.kind !== 'estimate') this.pace.add(preview ? preview.repeats : spec.repeats || 10, r.ms);
     }
   }
 
