@@ -579,7 +579,8 @@ class Experiment {
    * first slider moves should not pay for that. Each is the size of the
    * preview a press would ask for, so a press that comes meanwhile waits
    * behind one preview at most, never a full run; they also teach the pace
-   * its fixed part before the first press. It yields to any real input.
+   * its fixed part before the first press. It yields to any real input, and
+   * to look-ahead once a slider has the focus.
    */
   async warmUp() {
     const base = clone(this.spec);
@@ -587,6 +588,7 @@ class Experiment {
     for (let i = 1; i <= WARM_RUNS && performance.now() - t0 < WARM_MS; i++) {
       await new Promise((res) => setTimeout(res, 20));
       if (this.running || this.pending || this.refineTimer && this.pendingInputAt) return;
+      if (this.focused || this.aheadRunning) return; // look-ahead has the lab now
       const spec = { ...base, seed: (base.seed || 0) + 7919 * i };
       const preview = this.previewOf(spec, 0);
       const ran = preview ? preview.spec : spec;
