@@ -643,6 +643,13 @@ func (e *estimateRun) empirical() (estimate.Dist, float64, error) {
 	return p.dist, p.outside, nil
 }
 
+// inducedPrior is what a pair of pseudo-intervals makes of the empirical
+// prior: its loss (§4.4) and the masses it induces on the prior's bins.
+type inducedPrior struct {
+	loss   float64
+	masses []float64
+}
+
 type empiricalPrior struct {
 	dist    estimate.Dist
 	outside float64
@@ -725,9 +732,18 @@ func (e *estimateRun) estimator(i int, vals param.Values) (estimate.Estimator, *
 			pr.UnchangedMin, pr.UnchangedMax = f.UnchangedMin, f.UnchangedMax
 			pr.Restarts = len(f.Runs)
 		}
-		pr.Loss = prior.Loss(emp, ind)
+		// The loss and the induced masses depend on the empirical prior and
+		// the two lengths alone, not on what a sweep varies: remembered.
+		key := fmt.Sprintf("estimate.induced/%d/%x/%x", e.es.Every, math.Float64bits(ind.Changed), math.Float64bits(ind.Unchanged))
+		v, err := e.memo(key, func() (any, error) {
+			return inducedPrior{prior.Loss(emp, ind), ind.Masses(emp.Edges, nil)}, nil
+		})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		ip := v.(inducedPrior)
+		pr.Loss, pr.Induced = ip.loss, slices.Clone(ip.masses)
 		pr.Changed, pr.Unchanged = ind.Changed, ind.Unchanged
-		pr.Induced = ind.Masses(emp.Edges, nil)
 		return estimate.PseudoMLE{Changed: ind.Changed, Unchanged: ind.Unchanged}, pr, auto, nil
 	}
 	return nil, nil, nil, fmt.Errorf("estimator %q has no builder", id)
