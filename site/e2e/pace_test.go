@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -56,6 +58,37 @@ func TestBrowserWarmUpPreviews(t *testing.T) {
 	for i, r := range evalJS[[]run](tb, `window.__refreshLab.warm`) {
 		if r.Repeats >= r.Of {
 			t.Errorf("warm-up run %d: %d repeats of the full run's %d, want a preview's fewer", i+1, r.Repeats, r.Of)
+		}
+	}
+}
+
+// TestBrowserThinSweep checks the values a sweep's preview runs at when one
+// repeat of the whole sweep is over the budget (experiment.js thinSweep):
+// about the share that fits, evenly spread, the first and last always in,
+// never fewer than five, and all of them when there are no more.
+func TestBrowserThinSweep(t *testing.T) {
+	tb := setup(t).open(t, lessonPath)
+	tb.waitRender(0)
+	howBig := `[1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30]`
+	for _, tc := range []struct {
+		values string
+		keep   float64
+		want   []float64
+	}{
+		{howBig, 6.5, []float64{1, 3, 6, 10, 20, 30}},
+		{howBig, 13, []float64{1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30}},
+		{howBig, 40, []float64{1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30}},
+		{howBig, 0.3, []float64{1, 4, 8, 15, 30}},
+		{`[1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25]`, 9.7, []float64{1, 5, 7, 11, 13, 17, 19, 23, 25}},
+		{`[1, 2, 3]`, 1, []float64{1, 2, 3}},
+		{`[0.5, 0.25, 0.125, 1, 2, 4]`, 5, []float64{0.5, 0.25, 1, 2, 4}}, // in the list's order, not sorted
+	} {
+		got := evalJS[[]float64](tb, `(async () => {
+  const { thinSweep } = await import('/js/experiment.js');
+  return thinSweep(`+tc.values+`, `+fmt.Sprint(tc.keep)+`);
+})()`)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("thinSweep(%s, %v) = %v, want %v", tc.values, tc.keep, got, tc.want)
 		}
 	}
 }

@@ -304,6 +304,24 @@ export class Pace {
   }
 }
 
+/**
+ * The values a preview of a sweep runs at: about keep of them, evenly
+ * spread over the list and always its first and last, at least
+ * MIN_SWEEP_PREVIEW (or all, if there are no more), in the list's order.
+ */
+export function thinSweep(values, keep) {
+  const n = values.length;
+  const k = Math.min(n, Math.max(MIN_SWEEP_PREVIEW, Math.floor(keep)));
+  if (k >= n) return values.slice();
+  const out = [];
+  for (let i = 0; i < k; i++) out.push(values[Math.round(i * (n - 1) / (k - 1))]);
+  return out;
+}
+
+// A sweep's preview keeps at least this many of its values: enough for a
+// curve to show its shape (rise, peak and fall).
+const MIN_SWEEP_PREVIEW = 5;
+
 // The interaction budget (DESIGN.md: p95 under 50 ms from input to redrawn
 // chart) leaves about this much for computing a preview.
 const PREVIEW_MS = 12;
@@ -604,7 +622,10 @@ class Experiment {
    * runs' pace (fixed part included) allows in PREVIEW_MS, at least one. The
    * preview's repeats are the first ones of the full run (each repeat has
    * its own random stream), so the full run only adds to them. One repeat has
-   * no interval; the refined run brings it.
+   * no interval; the refined run brings it. When even one repeat is over
+   * the budget, a sweep previews fewer of its values (thinSweep), and an
+   * estimate run then fewer simulated pages (the MAD is a median, so a
+   * smaller sample draws the same shape).
    */
   previewOf(spec, inputAt) {
     if (inputAt === null || inputAt === undefined || !this.pace.fit()) return null;
@@ -613,13 +634,26 @@ class Experiment {
     if (affordable >= full) return null;
     const repeats = Math.max(1, affordable);
     const out = { spec: { ...clone(spec), repeats }, repeats, of: full };
-    if (spec.kind === 'estimate' && affordable < 1 && ((spec.estimate && spec.estimate.pages) || this.estimatePages)) {
-      // One repeat is over the budget: preview fewer simulated pages too
-      // (the MAD is a median, so a smaller sample draws the same shape).
-      const all = (spec.estimate && spec.estimate.pages) || this.estimatePages;
-      const pages = Math.max(50, Math.floor(all * PREVIEW_MS / this.pace.ms(1)));
-      out.spec.estimate = { ...(out.spec.estimate || {}), pages };
+    if (affordable >= 1) return out;
+    let share = PREVIEW_MS / this.pace.ms(1); // of one repeat, what fits
+    const sw = spec.sweep;
+    if (sw && Array.isArray(sw.values)) {
+      const values = thinSweep(sw.values, sw.values.length * share);
+      if (values.length < sw.values.length) {
+        out.spec.sweep = { ...out.spec.sweep, values };
+        out.values = values.length;
+        out.ofValues = sw.values.length;
+        share *= sw.values.length / values.length;
+      }
     }
+    const all = spec.kind === 'estimate' && ((spec.estimate && spec.estimate.pages) || this.estimatePages);
+    let part = out.values ? out.values / out.ofValues : 1; // of one full repeat
+    if (all && share < 1) {
+      const pages = Math.max(50, Math.floor(all * share));
+      out.spec.estimate = { ...(out.spec.estimate || {}), pages };
+      part *= Math.min(1, pages / all);
+    }
+    out.ms = this.pace.ms(1) * part; // what the preview should cost
     return out;
   }
 
@@ -650,7 +684,7 @@ class Experiment {
       const key = JSON.stringify(full);
       if (this.ahead.has(key)) continue;
       const preview = this.previewOf(full, 0);
-      const ms = this.pace.ms(preview ? preview.repeats : full.repeats || 10);
+      const ms = preview && preview.ms !== undefined ? preview.ms : this.pace.ms(preview ? preview.repeats : full.repeats || 10);
       if (ms > (this.probe.aheadMaxMs ?? AHEAD_MAX_MS)) return; // (tests lift the limit)
       const answer = runWithCharts(preview ? preview.spec : full, this.chartSpecs);
       this.ahead.set(key, { preview, answer });
@@ -710,7 +744,9 @@ class Experiment {
     // pace of all of them, the size every other run has.
     const ran = result.spec.estimate;
     const pages = (full.estimate && full.estimate.pages) || this.estimatePages;
-    const atFull = ran && pages && ran.pages < pages ? workMs * pages / ran.pages : workMs;
+    let atFull = ran && pages && ran.pages < pages ? workMs * pages / ran.pages : workMs;
+    // A preview of fewer sweep values, likewise at the pace of all of them.
+    if (preview && preview.values) atFull *= preview.ofValues / preview.values;
     if (workMs > 2) this.pace.add(result.spec.repeats, atFull);
     if (ran && !preview) this.estimatePages = ran.pages;
     const bad = svgs.find((c) => !c.ok);
@@ -736,7 +772,7 @@ class Experiment {
       : `${s.policies.length} ${s.policies.length === 1 ? 'policy' : 'policies'} × ${s.repeats} repeats × ${s.cycles} ${unit}${s.cycles === 1 ? '' : 's'} of ${result.dataset.pages.toLocaleString()} pages`;
     const early = ahead ? ', computed ahead while the slider had the focus' : '';
     this.setStatus(preview
-      ? `Preview from ${preview.repeats} of ${preview.of} repeats: ran in ${Math.round(runMs)} ms${early}. All ${preview.of} follow when you pause.`
+      ? `Preview from ${preview.repeats} of ${preview.of} repeats${preview.values ? ` at ${preview.values} of the sweep's ${preview.ofValues} values` : ''}: ran in ${Math.round(runMs)} ms${early}. All ${preview.of} follow when you pause.`
       : `${shape}: ran in ${Math.round(runMs)} ms${early}, drawn in ${Math.round(total - runMs)} ms ${where}.`);
     this.root.classList.toggle('preview', !!preview);
     const tDrawn = performance.now();
@@ -749,7 +785,7 @@ class Experiment {
       // the charts, the DOM, the next frame.
       (this.probe.phases = this.probe.phases || []).push({
         queued: t0 - inputAt, run: runMs, charts: chartMs, dom: tDrawn - tRun, frame: tFrame - tDrawn,
-        repeats: result.spec.repeats, worker: r.ms, ahead: !!ahead,
+        repeats: result.spec.repeats, pages: result.spec.estimate && result.spec.estimate.pages, worker: r.ms, ahead: !!ahead,
         toWorker: r.received - r.sent, fromWorker: r.delivered - r.answered, delivery: r.delivered - r.posted,
       });
     }
