@@ -5,6 +5,9 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // TestBrowserPace checks how the page sizes its previews (experiment.js
@@ -89,6 +92,42 @@ func TestBrowserThinSweep(t *testing.T) {
 })()`)
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("thinSweep(%s, %v) = %v, want %v", tc.values, tc.keep, got, tc.want)
+		}
+	}
+}
+
+// TestBrowserPressKeepsLayout checks that a slider press does not move
+// what lies below the status line: while the lab computes, the status says
+// so in one short line, and after the run it says what ran in two; if its
+// height followed, the controls and charts would jump twice on every press
+// (and be laid out and painted again).
+func TestBrowserPressKeepsLayout(t *testing.T) {
+	tb := setup(t).open(t, "/lessons/how-big-a-sample.html")
+	p := tb.waitRender(0)
+	evalJS[bool](tb, `(() => {
+  window.__refreshLab.lookAhead = false; // every press computes
+  const charts = document.getElementById('charts');
+  window.__tops = [charts.getBoundingClientRect().top];
+  new MutationObserver(() => window.__tops.push(charts.getBoundingClientRect().top))
+    .observe(document.getElementById('status'), { childList: true, characterData: true, subtree: true });
+  return true;
+})()`)
+	tb.do(chromedp.Focus(chromedp.CSS("#controls input[type=range]")))
+	for range 2 {
+		tb.do(chromedp.KeyEvent(kb.ArrowRight))
+		p = tb.waitRender(p.Renders)
+	}
+	type seen struct {
+		Tops   []float64
+		Status string
+	}
+	got := evalJS[seen](tb, `({ Tops: window.__tops, Status: document.getElementById('status').textContent })`)
+	if len(got.Tops) < 3 {
+		t.Fatalf("the status changed %d times over two presses, want at least 2 (status %q)", len(got.Tops)-1, got.Status)
+	}
+	for i, top := range got.Tops {
+		if math.Abs(top-got.Tops[0]) > 0.5 {
+			t.Errorf("status change %d moved the charts from %.1f to %.1f px", i, got.Tops[0], top)
 		}
 	}
 }
