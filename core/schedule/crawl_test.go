@@ -342,12 +342,15 @@ type dueCheck struct {
 }
 
 func (w *dueCheck) Refresh(c *refresh.Crawl) {
-	before := slices.Clone(w.due)
+	before := make([]float64, len(w.queue))
+	for _, s := range w.queue {
+		before[s.page] = s.due
+	}
 	k := c.Remaining()
 	w.Revisiter.Refresh(c)
 	picked := map[int32]bool{}
-	for _, p := range w.queue[:k] {
-		picked[p] = true
+	for _, s := range w.queue[:k] {
+		picked[s.page] = true
 	}
 	var latestPicked, soonestLeft float64 = -1, math.Inf(1)
 	for i, t := range before {

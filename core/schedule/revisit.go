@@ -27,9 +27,16 @@ type Revisiter struct {
 	rule  Rule
 	days  float64     // length of a cycle in days
 	state []PageState // each page's rule state
-	due   []float64   // each page's next visit, days
-	rank  []int32     // a random order of the pages, for ties
-	queue []int32
+	queue []slot      // every page, the next cycle's downloads first
+}
+
+// slot is a page in the Revisiter's queue, with what orders it there, so
+// that selecting the pages due soonest reads the queue in order rather
+// than each page's entry in arrays across the repository.
+type slot struct {
+	due  float64 // the page's next visit, days
+	rank int32   // its place in a random order of the pages, for ties
+	page int32
 }
 
 // NewRevisiter returns a Revisiter playing rule on env's repository.
@@ -47,27 +54,26 @@ func (r *Revisiter) Reuse(env refresh.Env) {
 		r.days = 1 // a dataset without a cycle length: a day, the papers' cadence
 	}
 	if cap(r.state) < n {
-		r.state, r.due, r.rank, r.queue = make([]PageState, n), make([]float64, n), make([]int32, n), make([]int32, n)
+		r.state, r.queue = make([]PageState, n), make([]slot, n)
 	}
-	r.state, r.due, r.rank, r.queue = r.state[:n], r.due[:n], r.rank[:n], r.queue[:n]
+	r.state, r.queue = r.state[:n], r.queue[:n]
 	start := r.rule.Start()
 	for i := range r.state {
 		r.state[i] = start
-		r.due[i] = start.Interval
-		r.rank[i] = int32(i)
-		r.queue[i] = int32(i)
+		r.queue[i] = slot{due: start.Interval, rank: int32(i), page: int32(i)}
 	}
 	if env.Rand != nil {
-		env.Rand.Shuffle(n, func(a, b int) { r.rank[a], r.rank[b] = r.rank[b], r.rank[a] })
+		q := r.queue
+		env.Rand.Shuffle(n, func(a, b int) { q[a].rank, q[b].rank = q[b].rank, q[a].rank })
 	}
 }
 
 // before orders pages by next visit, ties by the run's random order.
-func (r *Revisiter) before(a, b int32) bool {
-	if r.due[a] != r.due[b] {
-		return r.due[a] < r.due[b]
+func before(a, b *slot) bool {
+	if a.due != b.due {
+		return a.due < b.due
 	}
-	return r.rank[a] < r.rank[b]
+	return a.rank < b.rank
 }
 
 // Refresh implements refresh.Policy.
@@ -75,9 +81,10 @@ func (r *Revisiter) Refresh(c *refresh.Crawl) {
 	now := float64(c.Cycle()+1) * r.days
 	k := min(c.Remaining(), len(r.queue))
 	r.selectFirst(k)
-	for _, p := range r.queue[:k] {
-		changed := c.Download(p)
-		r.due[p] = r.rule.Next(&r.state[p], now, changed)
+	for i := range r.queue[:k] {
+		s := &r.queue[i]
+		changed := c.Download(s.page)
+		s.due = r.rule.Next(&r.state[s.page], now, changed)
 	}
 }
 
@@ -92,10 +99,10 @@ func (r *Revisiter) selectFirst(k int) {
 		pivot := q[lo+(hi-lo)/2]
 		i, j := lo, hi
 		for i <= j {
-			for r.before(q[i], pivot) {
+			for before(&q[i], &pivot) {
 				i++
 			}
-			for r.before(pivot, q[j]) {
+			for before(&pivot, &q[j]) {
 				j--
 			}
 			if i <= j {
