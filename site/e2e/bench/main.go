@@ -307,7 +307,7 @@ func throughputRows(t *table, l *lab.Lab, native measure.Report, node *measure.R
 		t.add(fmt.Sprintf("%s on %s (%s)", p.Policy, p.Dataset, size(d)), value, "report", "")
 	}
 
-	t.section("whole-paper scale: every refresh policy, one repeat each")
+	t.section("whole-paper scale: every refresh policy, one repeat each, best of three runs")
 	for _, a := range native.All {
 		d := dataset.Info{ID: a.Dataset, Pages: a.Pages, Cycles: a.Cycles}
 		value := fmt.Sprintf("native %.0f ms", a.Ms)
@@ -593,9 +593,21 @@ func (b *browserFigures) pageRuns(browser context.Context, url string, l *lab.La
 		}
 	}
 	if ds := measure.Datasets(l); len(ds) > 0 {
+		// The best of three, like every figure here that is repeated: a
+		// busy machine makes a run slower, never faster.
 		d := ds[len(ds)-1]
-		r, err := pageRun(ctx, runSpec(d, 1, ids...))
-		b.all[d.ID] = allFigure{workerMs: r.WorkerMs, roundTrip: r.RoundTrip, err: err}
+		fig := allFigure{workerMs: -1}
+		for range 3 {
+			r, err := pageRun(ctx, runSpec(d, 1, ids...))
+			if err != nil {
+				fig.err = err
+				break
+			}
+			if fig.workerMs < 0 || r.WorkerMs < fig.workerMs {
+				fig.workerMs, fig.roundTrip = r.WorkerMs, r.RoundTrip
+			}
+		}
+		b.all[d.ID] = fig
 	}
 	return nil
 }

@@ -259,8 +259,8 @@ func Throughput(l *lab.Lab, d dataset.Info, policy string, minDur time.Duration)
 	}
 }
 
-// Every times one run of every refresh policy, one repeat each, on d: the
-// whole-paper-scale figure.
+// Every times a run of every refresh policy, one repeat each, on d (the
+// best of three): the whole-paper-scale figure.
 func Every(l *lab.Lab, d dataset.Info) All {
 	ids := RefreshPolicies(l)
 	a := All{Dataset: d.ID, Pages: d.Pages, Cycles: d.Cycles, Policies: ids}
@@ -268,11 +268,19 @@ func Every(l *lab.Lab, d dataset.Info) All {
 		a.Error = fmt.Sprintf("no dataset %s", d.ID)
 		return a
 	}
-	el, err := timeRun(l, spec(d, 1, ids...))
-	if err != nil {
-		a.Error = err.Error()
+	// The best of three, like the throughput figures.
+	var best time.Duration
+	for i := range 3 {
+		el, err := timeRun(l, spec(d, 1, ids...))
+		if err != nil {
+			a.Error = err.Error()
+			return a
+		}
+		if i == 0 || el < best {
+			best = el
+		}
 	}
-	a.Ms = ms(el)
+	a.Ms = ms(best)
 	return a
 }
 
