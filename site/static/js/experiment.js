@@ -647,13 +647,14 @@ class Experiment {
       }
     }
     const all = spec.kind === 'estimate' && ((spec.estimate && spec.estimate.pages) || this.estimatePages);
-    let part = out.values ? out.values / out.ofValues : 1; // of one full repeat
+    // part: what share of one full repeat the preview runs.
+    out.part = out.values ? out.values / out.ofValues : 1;
     if (all && share < 1) {
       const pages = Math.max(50, Math.floor(all * share));
       out.spec.estimate = { ...(out.spec.estimate || {}), pages };
-      part *= Math.min(1, pages / all);
+      out.part *= Math.min(1, pages / all);
     }
-    out.ms = this.pace.ms(1) * part; // what the preview should cost
+    out.ms = this.pace.ms(1) * out.part; // what the preview should cost
     return out;
   }
 
@@ -746,14 +747,11 @@ class Experiment {
     // The pace of this spec's shape, from the worker's own time when it
     // reports one; answers from the lab's cache (near 0 ms) teach nothing.
     const workMs = r.ms || runMs;
-    // A preview of fewer simulated pages (estimate kind) counts at the
-    // pace of all of them, the size every other run has.
-    const ran = result.spec.estimate;
-    const pages = (full.estimate && full.estimate.pages) || this.estimatePages;
-    let atFull = ran && pages && ran.pages < pages ? workMs * pages / ran.pages : workMs;
-    // A preview of fewer sweep values, likewise at the pace of all of them.
-    if (preview && preview.values) atFull *= preview.ofValues / preview.values;
+    // A preview of fewer sweep values or simulated pages (previewOf's
+    // part) counts at the pace of all of them, the size every other run has.
+    const atFull = preview && preview.part ? workMs / preview.part : workMs;
     if (workMs > 2) this.pace.add(result.spec.repeats, atFull);
+    const ran = result.spec.estimate;
     if (ran && !preview) this.estimatePages = ran.pages;
     const bad = svgs.find((c) => !c.ok);
     if (bad) {
