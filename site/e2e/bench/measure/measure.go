@@ -237,16 +237,11 @@ func Throughput(l *lab.Lab, d dataset.Info, policy string, minDur time.Duration)
 			pc.CalibMs = ms(el)
 		}
 		if el >= minDur || r >= limit {
-			// The best of three: on a shared machine the slow runs measure
-			// the neighbours. When the best falls well short of minDur,
-			// the first was one of those: grow on.
-			for range 2 {
-				again, err := timeRun(l, spec(d, r, policy))
-				if err != nil {
-					pc.Error = err.Error()
-					return pc
-				}
-				el = min(el, again)
+			// The best of three. When it falls well short of minDur, the
+			// first was slowed by the neighbours: grow on.
+			if el, err = fastest(l, el, 2, func() lab.Spec { return spec(d, r, policy) }); err != nil {
+				pc.Error = err.Error()
+				return pc
 			}
 			if el >= minDur*4/5 || r >= limit {
 				pc.Repeats = r
@@ -268,20 +263,29 @@ func Every(l *lab.Lab, d dataset.Info) All {
 		a.Error = fmt.Sprintf("no dataset %s", d.ID)
 		return a
 	}
-	// The best of three, like the throughput figures.
-	var best time.Duration
-	for i := range 3 {
-		el, err := timeRun(l, spec(d, 1, ids...))
-		if err != nil {
-			a.Error = err.Error()
-			return a
-		}
-		if i == 0 || el < best {
-			best = el
-		}
+	el, err := timeRun(l, spec(d, 1, ids...))
+	if err == nil {
+		el, err = fastest(l, el, 2, func() lab.Spec { return spec(d, 1, ids...) })
 	}
-	a.Ms = ms(best)
+	if err != nil {
+		a.Error = err.Error()
+		return a
+	}
+	a.Ms = ms(el)
 	return a
+}
+
+// fastest returns the fastest of el and more timed runs, each of a fresh
+// spec from mk: on a shared machine the slow runs measure the neighbours.
+func fastest(l *lab.Lab, el time.Duration, more int, mk func() lab.Spec) (time.Duration, error) {
+	for range more {
+		again, err := timeRun(l, mk())
+		if err != nil {
+			return 0, err
+		}
+		el = min(el, again)
+	}
+	return el, nil
 }
 
 // Run measures every refresh policy on every dataset of Datasets, every
