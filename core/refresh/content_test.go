@@ -1,6 +1,8 @@
 package refresh_test
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
@@ -86,5 +88,59 @@ func TestCopyWithoutContent(t *testing.T) {
 	sim.Run(policyFunc(func(c *refresh.Crawl) { ok = c.Copy(0, make([]float64, 1)) }), 1, 1, nil)
 	if ok {
 		t.Error("Copy reported content for a dataset without a content model")
+	}
+}
+
+// TestCopyVersionCountsChanges checks, on random change truths and random
+// downloads, that a downloaded copy is the page's version at the source:
+// the number of its changes up to and including the download's cycle. Each
+// truth is run twice, to check that Reset forgets the versions.
+func TestCopyVersionCountsChanges(t *testing.T) {
+	for _, cycles := range []int{1, 12, 90} {
+		const n = 30
+		rng := rand.New(rand.NewPCG(uint64(cycles), 7))
+		changed := make([][]int32, cycles)
+		for c := range changed {
+			for p := range int32(n) {
+				if rng.IntN(3) == 0 {
+					changed[c] = append(changed[c], p)
+				}
+			}
+		}
+		d := &dataset.Dataset{Truth: dataset.Truth{Changed: changed}}
+		d.Sites, d.Content = []string{"s"}, versions{}
+		for range n {
+			d.Pages = append(d.Pages, dataset.Page{})
+		}
+		if err := d.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		sim := refresh.NewSim(d)
+		for run := range 2 {
+			sim.Reset()
+			seen := make([]int, n) // the version each page's copy should hold
+			checked := 0
+			sim.Run(policyFunc(func(c *refresh.Crawl) {
+				for p := range n {
+					if slices.Contains(changed[c.Cycle()], int32(p)) {
+						seen[p]++
+					}
+				}
+				out := make([]float64, 1)
+				for range 5 {
+					p := int32(rng.IntN(n))
+					c.Download(p)
+					c.Copy(p, out)
+					if int(out[0]) != seen[p] {
+						t.Fatalf("%d cycles, run %d, cycle %d: page %d's copy is version %v, want %d (its changes so far)",
+							cycles, run, c.Cycle(), p, out[0], seen[p])
+					}
+					checked++
+				}
+			}), 5, cycles, nil)
+			if checked != 5*cycles {
+				t.Fatalf("%d cycles: checked %d downloads, want %d", cycles, checked, 5*cycles)
+			}
+		}
 	}
 }
