@@ -305,7 +305,7 @@ type urlSpec struct {
 
 func (tb *tab) urlSpec() urlSpec {
 	tb.t.Helper()
-	raw := evalJS[string](tb, `new URL(location.href).searchParams.get('spec') || ''`)
+	raw := tb.addressSpec()
 	if raw == "" {
 		tb.t.Fatal("the page's address has no ?spec=")
 	}
@@ -314,6 +314,14 @@ func (tb *tab) urlSpec() urlSpec {
 		tb.t.Fatalf("the address's spec %q: %v", raw, err)
 	}
 	return s
+}
+
+// addressSpec returns the spec in the page's address (?spec=), or "". The
+// page writes it in a task queued by the frame that drew the spec
+// (experiment.js keepSpec): reading it one task later finds it there.
+func (tb *tab) addressSpec() string {
+	tb.t.Helper()
+	return evalJS[string](tb, `new Promise((resolve) => setTimeout(() => resolve(new URL(location.href).searchParams.get('spec') || ''), 0))`)
 }
 
 const slidersJS = `[...document.querySelectorAll('#controls input[type=range], #controls input[type=number]')].map((i) => i.value)`
@@ -870,7 +878,7 @@ func TestBrowserServerEngine(t *testing.T) {
 	e := setup(t)
 	wt := e.open(t, lessonPath)
 	wt.waitRender(0)
-	spec := evalJS[string](wt, `new URL(location.href).searchParams.get('spec')`)
+	spec := wt.addressSpec()
 	wasmNumbers := wt.numbers()
 	wasmRun := runInPage(wt, spec)
 
@@ -880,7 +888,7 @@ func TestBrowserServerEngine(t *testing.T) {
 	if engine := evalJS[string](st, `document.getElementById('engine').textContent`); !strings.Contains(engine, "server") {
 		t.Errorf("with ?engine=server the engine label says %q", engine)
 	}
-	if got := evalJS[string](st, `new URL(location.href).searchParams.get('spec')`); got != spec {
+	if got := st.addressSpec(); got != spec {
 		t.Errorf("the server tab ran spec %s, the wasm tab %s", got, spec)
 	}
 	serverNumbers := st.numbers()

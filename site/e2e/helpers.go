@@ -133,8 +133,10 @@ type Probe struct {
 	URL     string    `json:"url"`
 }
 
-// ProbeJS reads a Probe.
-const ProbeJS = `(() => {
+// ProbeJS reads a Probe, one task later: the page writes a drawn spec into
+// its address in a task queued by the frame that drew it (experiment.js
+// keepSpec), which runs first.
+const ProbeJS = `new Promise((resolve) => setTimeout(() => resolve((() => {
   const p = window.__refreshLab || { renders: 0, timings: [] };
   const root = document.getElementById('experiment');
   const err = root && root.querySelector('#error');
@@ -149,11 +151,11 @@ const ProbeJS = `(() => {
     engine: eng ? eng.textContent : '',
     url: location.href,
   };
-})()`
+})()), 0))`
 
 // ReadProbe reads the Probe of the tab in ctx.
 func ReadProbe(ctx context.Context) (Probe, error) {
-	return chromedp.Run(ctx, chromedp.Evaluate[Probe](ProbeJS))
+	return chromedp.Run(ctx, chromedp.Evaluate[Probe](ProbeJS, chromedp.EvalAwaitPromise))
 }
 
 // WaitRender waits until the panel has drawn more than after times, is

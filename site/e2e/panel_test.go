@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -129,5 +130,58 @@ func TestBrowserPressKeepsLayout(t *testing.T) {
 		if math.Abs(top-got.Tops[0]) > 0.5 {
 			t.Errorf("status change %d moved the charts from %.1f to %.1f px", i, got.Tops[0], top)
 		}
+	}
+}
+
+// TestBrowserStatusWhenSlow checks that the status line says "Computing…"
+// only when an answer is slow in coming (experiment.js STATUS_AFTER_MS):
+// not while a press on naive-estimate waits for its preview (a few
+// milliseconds of the lab), so that the page has nothing to lay out and
+// paint but the slider while the lab computes; and during clustering
+// pages' full run after the pause (13 policies × 3 repeats on 10,000
+// pages, hundreds of milliseconds).
+func TestBrowserStatusWhenSlow(t *testing.T) {
+	e := setup(t)
+	const watch = `(() => {
+  window.__refreshLab.lookAhead = false; // every press computes
+  const status = document.getElementById('status');
+  window.__seen = [];
+  new MutationObserver(() => window.__seen.push(status.textContent))
+    .observe(status, { childList: true, characterData: true, subtree: true });
+  return true;
+})()`
+	// What the status line shows from now to the panel's next drawing
+	// (a press's preview).
+	const press = `(window.__seen = [], new Promise((resolve) => {
+  const panel = document.getElementById('experiment');
+  panel.addEventListener('rendered', () => resolve(window.__seen.slice()), { once: true });
+}))`
+	computing := func(seen []string) bool {
+		return slices.ContainsFunc(seen, func(s string) bool { return strings.HasPrefix(s, "Computing") })
+	}
+
+	fast := e.open(t, "/lessons/naive-estimate.html")
+	p := fast.waitRender(0)
+	evalJS[bool](fast, watch)
+	fast.do(chromedp.Focus(chromedp.CSS("#controls input[type=range]")))
+	for i := range 3 {
+		if i > 0 { // from an idle panel: the full run after the last press drawn
+			p = fast.waitRender(p.Renders)
+		}
+		evalJS[bool](fast, `(window.__press = `+press+`, true)`)
+		fast.do(chromedp.KeyEvent(kb.ArrowRight))
+		if seen := evalJS[[]string](fast, `window.__press`); computing(seen) || len(seen) == 0 {
+			t.Errorf("naive-estimate, press %d: the status line showed %q before the preview was drawn, want one status after it and no \"Computing…\"", i+1, seen)
+		}
+	}
+
+	slow := e.open(t, "/lessons/clustering-pages.html")
+	p = slow.waitRender(0)
+	evalJS[bool](slow, watch)
+	slow.do(chromedp.Focus(chromedp.CSS("#controls input[type=range]")))
+	slow.do(chromedp.KeyEvent(kb.ArrowRight))
+	slow.waitRender(p.Renders) // the preview, then the full run
+	if seen := evalJS[[]string](slow, `window.__seen`); !computing(seen) {
+		t.Errorf("clustering-pages: the status line showed %q over a press and its full run, want \"Computing…\" while the full run computed", seen)
 	}
 }

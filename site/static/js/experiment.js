@@ -331,6 +331,11 @@ const WARM_MS = 800;
 const WARM_RUNS = 8;
 // A preview is refined into the full run after this pause in the input.
 const REFINE_AFTER_MS = 300;
+// "Computing…" shows only when an answer takes longer than this: a press
+// answered in one or two frames then changes nothing on the page but the
+// slider until its charts, so the browser has no status line to lay out
+// and paint while the lab computes, and the answer does not wait for it.
+const STATUS_AFTER_MS = 100;
 // Look-ahead computes the previews of a focused slider's next values, and
 // keeps at most this many.
 const AHEAD_KEEP = 16;
@@ -725,19 +730,20 @@ class Experiment {
     }
     const t0 = performance.now();
     // The run and its charts in one exchange with the lab (api.js), or the
-    // preview look-ahead asked for before the press. Asked for before the
-    // page shows the new spec: writing the address (history.replaceState)
-    // makes the browser lay the page out, up to 10 ms measured in headless
-    // Chromium, which the lab need not wait for.
+    // preview look-ahead asked for before the press. The page shows the new
+    // spec (address and spec text) after the frame that draws its charts
+    // (keepSpec): writing the address (history.replaceState) while the page
+    // has changes to lay out forces that layout, 2–21 ms in a Chromium
+    // trace, and the lab's answer would wait for it.
     const answer = ahead ? ahead.answer : runWithCharts(spec, this.chartSpecs);
-    if (this.options.urlState) writeURL(full);
-    if (this.specText && document.activeElement !== this.specText) this.specText.value = JSON.stringify(full, null, 2);
-    this.setStatus(computing);
+    const slow = setTimeout(() => this.setStatus(computing), STATUS_AFTER_MS);
     const { run: r, charts: svgs } = await answer;
+    clearTimeout(slow);
     const tRun = performance.now();
     if (!r.ok) {
       this.showError(errorOf(r));
       this.setStatus('');
+      this.keepSpec(full);
       return false;
     }
     const result = r.json();
@@ -757,6 +763,7 @@ class Experiment {
     if (bad) {
       this.showError(errorOf(bad));
       this.setStatus('');
+      this.keepSpec(full);
       return false;
     }
     if (this.pending) return false; // a newer spec waits: skip drawing this one
@@ -782,6 +789,7 @@ class Experiment {
     const tDrawn = performance.now();
     await new Promise((res) => requestAnimationFrame(() => res()));
     const tFrame = performance.now();
+    this.keepSpec(full);
     this.probe.renders++;
     if (inputAt !== null && inputAt !== undefined) {
       this.probe.timings.push(tFrame - inputAt);
@@ -795,6 +803,25 @@ class Experiment {
     }
     this.root.dispatchEvent(new CustomEvent('rendered', { detail: result }));
     return true;
+  }
+
+  /**
+   * Shows spec in the page's address (when the panel keeps its state
+   * there) and in the spec text, once the frame in progress is painted: a
+   * task queued now runs after it, when the page has nothing left to lay
+   * out, so writing the address costs no layout. Of several specs kept
+   * before it runs, the last is shown. A test reading the address after a
+   * redraw waits one task (setTimeout 0) for it.
+   */
+  keepSpec(spec) {
+    this.toKeep = spec;
+    if (this.keepTimer) return;
+    this.keepTimer = setTimeout(() => {
+      this.keepTimer = 0;
+      const s = this.toKeep;
+      if (this.options.urlState) writeURL(s);
+      if (this.specText && document.activeElement !== this.specText) this.specText.value = JSON.stringify(s, null, 2);
+    }, 0);
   }
 
   applySpecText() {
