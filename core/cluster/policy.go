@@ -135,6 +135,11 @@ type Policy struct {
 	slot     []int32
 	dyn      []float64
 	dynPages []int32
+	// dynG gives, for the combined set, the micro-cluster of each page of
+	// dynPages (in the same order), so that a re-clustering reads the
+	// slots in sequence instead of looking each page up across the
+	// repository.
+	dynG []int32
 	// inD[i] tells whether the page at position i of the codebook's order
 	// is in dynPages, so that a re-clustering reads it in sequence.
 	inD      []bool
@@ -256,7 +261,7 @@ func (p *Policy) Reuse(env refresh.Env) {
 		for i := range p.slot {
 			p.slot[i] = -1
 		}
-		p.dyn, p.dynPages = p.dyn[:0], p.dynPages[:0]
+		p.dyn, p.dynPages, p.dynG = p.dyn[:0], p.dynPages[:0], p.dynG[:0]
 		clear(p.inD)
 		clear(p.dynBit)
 		if p.set == SetDynamic {
@@ -380,6 +385,10 @@ func (p *Policy) download(c *refresh.Crawl, pg int32, n int) {
 			last := int32(len(p.dynPages) - 1)
 			moved := p.dynPages[last]
 			p.dynPages[s] = moved
+			if p.book != nil {
+				p.dynG[s] = p.dynG[last]
+				p.dynG = p.dynG[:last]
+			}
 			copy(p.dyn[int(s)*nd:int(s+1)*nd], p.dyn[int(last)*nd:int(last+1)*nd])
 			p.slot[moved] = s
 			p.dynPages = p.dynPages[:last]
@@ -397,6 +406,9 @@ func (p *Policy) download(c *refresh.Crawl, pg int32, n int) {
 	if s < 0 {
 		s = int32(len(p.dynPages))
 		p.dynPages = append(p.dynPages, pg)
+		if p.book != nil {
+			p.dynG = append(p.dynG, p.book.Of[pg])
+		}
 		p.dyn = append(p.dyn, make([]float64, nd)...)
 		p.slot[pg] = s
 		if p.inD != nil {

@@ -67,8 +67,8 @@ func (p *Policy) reclusterNow() {
 	re.mean, re.sd, re.keep = resize(re.mean, nd), resize(re.sd, nd), re.keep[:0]
 	clear(re.mean)
 	clear(re.sd)
-	for _, pg := range p.dynPages {
-		for j, x := range p.dynOf(pg) {
+	for s := range p.dynPages {
+		for j, x := range p.dyn[s*nd : (s+1)*nd] {
 			re.mean[j] += x
 			re.sd[j] += x * x
 		}
@@ -103,11 +103,11 @@ func (p *Policy) reclusterNow() {
 		for g := range m {
 			re.count[0][g] = float64(p.book.Start[g+1] - p.book.Start[g])
 		}
-		for _, pg := range p.dynPages {
-			g := int(p.book.Of[pg])
+		for s := range p.dynPages {
+			g := int(p.dynG[s])
 			re.count[0][g]--
 			re.count[1][g]++
-			v := p.dynOf(pg)
+			v := p.dyn[s*nd : (s+1)*nd]
 			for q, j := range re.keep {
 				re.sum[g*rd+q] += (v[j] - re.mean[j]) / re.sd[j]
 			}
@@ -142,10 +142,10 @@ func (p *Policy) reclusterNow() {
 			d.W = append(d.W, float64(unchanged))
 			z0()
 		}
-		for _, pg := range p.dynPages {
+		for s, pg := range p.dynPages {
 			re.ids, re.changed, re.page = append(re.ids, 0), append(re.changed, true), append(re.page, pg)
 			d.W = append(d.W, 1)
-			v := p.dynOf(pg)
+			v := p.dyn[s*nd : (s+1)*nd]
 			for _, j := range re.keep {
 				d.Rows = append(d.Rows, float64(float32((v[j]-re.mean[j])/re.sd[j])))
 			}
@@ -254,13 +254,6 @@ func (p *Policy) reclusterNow() {
 		re.start[cur] = int32(len(re.order))
 	}
 	p.setClustering(kk, re.order, re.start)
-}
-
-// dynOf returns the raw dynamic features of a page in dynPages.
-func (p *Policy) dynOf(pg int32) []float64 {
-	nd := len(DynamicNames)
-	s := int(p.slot[pg])
-	return p.dyn[s*nd : (s+1)*nd]
 }
 
 // sampleOf returns every one of n points up to m, else a uniform sample
