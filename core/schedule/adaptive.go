@@ -104,10 +104,28 @@ func (r Nutch) Next(s *PageState, now float64, changed bool) float64 {
 		}
 		ref = now - delta*r.SyncDeltaRate
 	}
-	s.Interval = min(max(s.Interval, r.Min), r.Max)
+	s.Interval = clamp(s.Interval, r.Min, r.Max)
 	// With Max below 1/(1 − SyncDeltaRate) of delta the code would schedule
-	// the next fetch in the past, that is at once; so do we, a hair later.
-	return math.Max(ref+s.Interval, math.Nextafter(now, math.Inf(1)))
+	// the next fetch in the past, that is at once; so do we, a hair later
+	// (the least time after now: math.Nextafter, only in that case).
+	if next := ref + s.Interval; next > now {
+		return next
+	}
+	return math.Nextafter(now, math.Inf(1))
+}
+
+// clamp is min(max(x, lo), hi) for the rules' intervals, which are never
+// NaN or zero: plain compares, because in WebAssembly Go's builtin min
+// and max on floats (which order −0 before +0 and carry NaN) are calls
+// into the runtime, made at every visit of every page.
+func clamp(x, lo, hi float64) float64 {
+	if x < lo {
+		x = lo
+	}
+	if x > hi {
+		x = hi
+	}
+	return x
 }
 
 // Heritrix is Heritrix 1.x's WaitEvaluator (org.archive.crawler.
@@ -136,7 +154,7 @@ func (r Heritrix) Next(s *PageState, now float64, changed bool) float64 {
 	} else {
 		s.Interval *= r.UnchangedFactor
 	}
-	s.Interval = min(max(s.Interval, r.Min), r.Max)
+	s.Interval = clamp(s.Interval, r.Min, r.Max)
 	return now + s.Interval
 }
 
@@ -166,7 +184,9 @@ func (r StormCrawler) Next(s *PageState, now float64, changed bool) float64 {
 		s.Interval = (1-r.DecRate)*s.Interval + r.DecRate*r.Min
 		s.Modified = now
 	} else {
-		s.Interval = min(s.Interval*(1+r.IncRate), r.Max)
+		if s.Interval *= 1 + r.IncRate; s.Interval > r.Max {
+			s.Interval = r.Max
+		}
 	}
 	return now + s.Interval
 }
