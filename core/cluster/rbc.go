@@ -444,7 +444,13 @@ func (b *bisector) init(rng *rand.Rand, fit []int32) bool {
 		}
 		var total float64
 		for j, p := range fit {
-			d := max(0, 1-o0[j]/n0) * b.weight(p)
+			// max(0, 1 − cos) by a plain compare (Go's builtin max is a
+			// call in WebAssembly); 1 − cos is never −0, and a NaN stays.
+			d := 1 - o0[j]/n0
+			if d < 0 {
+				d = 0
+			}
+			d *= b.weight(p)
 			o1[j] = d
 			total += d
 		}

@@ -133,7 +133,10 @@ func clamp(x, lo, hi float64) float64 {
 	if !(x >= lo) { // also a NaN
 		return lo
 	}
-	return min(x, hi)
+	if x > hi { // a plain compare: Go's builtin min is a call in WebAssembly
+		return hi
+	}
+	return x
 }
 
 // page simulates one page into steps[:Epochs].

@@ -326,11 +326,23 @@ func runPage(lambda, warm, end float64, s Syncer, i int, crng, srng *rand.Rand) 
 		since  float64 // time of the first missed change
 	)
 	for {
-		next := min(nextChange, nextSync, end)
+		// Plain compares, not Go's builtin min and max: those are calls
+		// into the runtime in WebAssembly (they order −0 before +0 and
+		// carry NaN), and times here are never NaN or −0.
+		next := nextChange
+		if nextSync < next {
+			next = nextSync
+		}
+		if end < next {
+			next = end
+		}
 		// Add [t, next) ∩ [warm, end) to the tallies: the copy's state is
 		// constant over it, its age linear.
 		if next > warm {
-			from := max(t, warm)
+			from := t
+			if warm > from {
+				from = warm
+			}
 			d := next - from
 			if missed == 0 {
 				p.fresh += d
