@@ -343,7 +343,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		}
 		if e, ok := p.(refresh.SiteEstimator); ok {
 			if sites == nil {
-				sites = newSiteTally(d, nc, reps)
+				sites = newSiteTally(d, nc, reps, memo)
 			}
 			sim.After = func(int) { sites.observe(e) }
 		}
