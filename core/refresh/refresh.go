@@ -113,8 +113,8 @@ var ErrBudget = errors.New("refresh: download past the cycle's budget")
 type Crawl struct {
 	sim       *Sim
 	cycle     int
+	budget    int // the cycle's downloads: budget − remaining were made
 	remaining int
-	downloads int
 	changed   int
 }
 
@@ -128,16 +128,15 @@ func (c *Crawl) Remaining() int { return c.remaining }
 // last copy of it. The copy is then up to date. Downloading past the budget
 // panics with ErrBudget.
 func (c *Crawl) Download(p int32) bool {
+	// Kept small enough for the compiler to inline it into the policies'
+	// loops (which is why downloads are counted as budget − remaining): in
+	// WebAssembly a call passes its arguments through memory, and every
+	// policy calls this at every download. refresh counts the changed.
 	if c.remaining <= 0 {
 		panic(ErrBudget)
 	}
 	c.remaining--
-	c.downloads++
-	if c.sim.refresh(p) {
-		c.changed++
-		return true
-	}
-	return false
+	return c.sim.refresh(p)
 }
 
 // Copy writes into out the attributes of the crawler's copy of p, the
@@ -310,7 +309,8 @@ func (s *Sim) Rates() []float64 {
 	return s.rates
 }
 
-// refresh brings p's copy up to date and reports whether it was stale.
+// refresh brings p's copy up to date and reports whether it was stale,
+// counting it in the cycle's crawl if it was.
 func (s *Sim) refresh(p int32) bool {
 	pg := &s.page[p]
 	if s.content != nil {
@@ -327,6 +327,7 @@ func (s *Sim) refresh(p int32) bool {
 	pg.pos = -1
 	s.addSince(-pg.since)
 	pg.since = -1
+	s.crawl.changed++
 	return true
 }
 
@@ -356,7 +357,7 @@ func (s *Sim) Run(p Policy, budget, cycles int, out []Cycle) []Cycle {
 	n := float64(len(s.page))
 	for c := 0; c < cycles; c++ {
 		s.change(c)
-		s.crawl = Crawl{sim: s, cycle: c, remaining: budget}
+		s.crawl = Crawl{sim: s, cycle: c, budget: budget, remaining: budget}
 		cr := &s.crawl
 		p.Refresh(cr)
 		now := float64(c + 1)
@@ -366,7 +367,7 @@ func (s *Sim) Run(p Policy, budget, cycles int, out []Cycle) []Cycle {
 			age = 0
 		}
 		out = append(out, Cycle{
-			Downloads: cr.downloads,
+			Downloads: cr.budget - cr.remaining,
 			Changed:   cr.changed,
 			Freshness: 1 - float64(len(s.stale))/n,
 			Age:       max(age, 0) / n,
