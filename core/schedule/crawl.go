@@ -234,13 +234,17 @@ func (r *Refresher) Refresh(c *refresh.Crawl) {
 		r.start = (r.start + r.budget) % n
 	}
 	// Pass 1: earn credit; download the pages whose credit reached 1.
+	// (The slices in locals: download writes into them but never moves
+	// them, and in WebAssembly each field read is a load.)
+	credit, class, plan := r.credit[:n], r.class[:n], r.plan
 	for j := range n {
 		i := start + j
 		if i >= n {
 			i -= n
 		}
-		r.credit[i] += r.plan[r.class[i]]
-		if r.credit[i] >= 1 && c.Remaining() > 0 {
+		cr := credit[i] + plan[class[i]]
+		credit[i] = cr
+		if cr >= 1 && c.Remaining() > 0 {
 			r.download(c, int32(i), stamp)
 		}
 	}
@@ -250,15 +254,16 @@ func (r *Refresher) Refresh(c *refresh.Crawl) {
 	// Pass 2: the leftover budget goes to the highest credits.
 	lo, hi := math.Inf(1), math.Inf(-1)
 	var free int
-	for i := range n {
-		if r.done[i] != stamp {
+	done := r.done[:n]
+	for i, d := range done {
+		if d != stamp {
 			free++
 			// Plain compares, not math.Min and math.Max: credits are never
 			// NaN, and those are calls in WebAssembly.
-			if v := r.credit[i]; v < lo {
+			if v := credit[i]; v < lo {
 				lo = v
 			}
-			if v := r.credit[i]; v > hi {
+			if v := credit[i]; v > hi {
 				hi = v
 			}
 		}
@@ -277,9 +282,9 @@ func (r *Refresher) Refresh(c *refresh.Crawl) {
 		}
 		return min(int((v-lo)/(hi-lo)*refresherBins), refresherBins-1)
 	}
-	for i := range n {
-		if r.done[i] != stamp {
-			bins[bin(r.credit[i])]++
+	for i, d := range done {
+		if d != stamp {
+			bins[bin(credit[i])]++
 		}
 	}
 	// The lowest bin whose pages are all taken, and how many come from
@@ -298,10 +303,10 @@ func (r *Refresher) Refresh(c *refresh.Crawl) {
 		if i >= n {
 			i -= n
 		}
-		if r.done[i] == stamp {
+		if done[i] == stamp {
 			continue
 		}
-		b := bin(r.credit[i])
+		b := bin(credit[i])
 		switch {
 		case b >= cut:
 			r.download(c, int32(i), stamp)
