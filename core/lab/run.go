@@ -175,7 +175,7 @@ func (l *Lab) Run(spec Spec) (res *Result, err error) {
 	res = &Result{Spec: spec, Dataset: d.Info}
 	res.Spec.Policies = slices.Clone(spec.Policies) // the echo records computed defaults; the sweep below must not inherit them
 	sim := refresh.NewSim(d)
-	var cycles []refresh.Cycle
+	var buf runBuf
 	for i, ps := range spec.Policies {
 		desc, _ := l.policy(ps.ID)
 		var pr PolicyResult
@@ -184,7 +184,7 @@ func (l *Lab) Run(spec Spec) (res *Result, err error) {
 			// (Stream goes by id): its numbers are those of policy j.
 			pr = res.Policies[j]
 			pr.Label, pr.Name = "", desc.Name
-		} else if pr, err = l.remembered(sim, d, spec, i, desc, &cycles); err != nil {
+		} else if pr, err = l.remembered(sim, d, spec, i, desc, &buf); err != nil {
 			return nil, err
 		}
 		res.Spec.Policies[i].Params = pr.Params
@@ -223,7 +223,7 @@ type ranKey struct {
 // dataset, budget, cycles, repeats, seed and its own id and parameters,
 // never on the policies beside it (Stream), so a control that changes one
 // policy of a lesson reruns that policy alone.
-func (l *Lab) remembered(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refresh.Descriptor, buf *[]refresh.Cycle) (PolicyResult, error) {
+func (l *Lab) remembered(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refresh.Descriptor, buf *runBuf) (PolicyResult, error) {
 	params, err := json.Marshal(spec.Policies[i].Params) // map keys sorted
 	if err != nil || !remember {
 		return runPolicy(sim, d, spec, i, desc, l.memoFor(d.Info.ID), buf)
@@ -283,7 +283,16 @@ func streamOf(policyID string, repeat int) uint64 {
 	return h + uint64(repeat)*0x9E3779B97F4A7C15
 }
 
-func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refresh.Descriptor, memo func(string, func() (any, error)) (any, error), buf *[]refresh.Cycle) (pr PolicyResult, err error) {
+// runBuf is what the policies of one run share: a buffer for the cycles'
+// measurements, and each site's true change share, built the first time a
+// sampling policy needs it (siteTruth walks every change of the run, and a
+// run may hold many sampling policies).
+type runBuf struct {
+	cycles    []refresh.Cycle
+	siteTruth []float64
+}
+
+func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refresh.Descriptor, memo func(string, func() (any, error)) (any, error), buf *runBuf) (pr PolicyResult, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("policy %s failed: %v", desc.ID, r)
@@ -343,17 +352,20 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		}
 		if e, ok := p.(refresh.SiteEstimator); ok {
 			if sites == nil {
-				sites = newSiteTally(d, nc, reps, memo)
+				if buf.siteTruth == nil {
+					buf.siteTruth = siteTruth(d, nc)
+				}
+				sites = newSiteTally(buf.siteTruth, len(d.Sites), reps)
 			}
 			sim.After = func(int) { sites.observe(e) }
 		}
-		*buf = sim.Run(p, spec.Budget, nc, (*buf)[:0])
+		buf.cycles = sim.Run(p, spec.Budget, nc, buf.cycles[:0])
 		if sites != nil {
 			sites.endRepeat(r)
 		}
 		var sumCR, sumFr, sumAg, sumDl float64
 		var nCR int
-		for c, cy := range *buf {
+		for c, cy := range buf.cycles {
 			x := cy.ChangeRatio()
 			perCR[c][r], perFr[c][r], perAg[c][r] = x, cy.Freshness, cy.Age
 			if x == x { // not NaN: a cycle with no downloads has no ChangeRatio

@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
@@ -61,20 +60,11 @@ type siteTally struct {
 	mean     []float64
 }
 
-// newSiteTally starts a tally for a run of the given cycles and repeats.
-// The truth is built once per dataset and number of cycles through memo
-// (the lab's memory of what it derives from a dataset; nil builds it
-// every time): every sampling policy of every run reads the same, and
-// building it walks every change of the run.
-func newSiteTally(d *dataset.Dataset, cycles, repeats int, memo func(string, func() (any, error)) (any, error)) *siteTally {
-	ns := len(d.Sites)
-	build := func() (any, error) { return siteTruth(d, cycles), nil }
-	if memo == nil {
-		memo = func(_ string, build func() (any, error)) (any, error) { return build() }
-	}
-	truth, _ := memo(fmt.Sprintf("lab/siteTruth/%d", cycles), build) // build never fails
+// newSiteTally starts a tally over ns sites, the truth given, for the
+// given repeats.
+func newSiteTally(truth []float64, ns, repeats int) *siteTally {
 	t := &siteTally{
-		truth: truth.([]float64), sum: make([]float64, ns), count: make([]int, ns),
+		truth: truth, sum: make([]float64, ns), count: make([]int, ns),
 		estimate: make([][]float64, ns), accuracy: make([][]float64, ns), mean: make([]float64, repeats),
 	}
 	for w := range ns {
