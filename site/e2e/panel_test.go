@@ -185,3 +185,54 @@ func TestBrowserStatusWhenSlow(t *testing.T) {
 		t.Errorf("clustering-pages: the status line showed %q over a press and its full run, want \"Computing…\" while the full run computed", seen)
 	}
 }
+
+// TestBrowserPressDuringFullRun checks that a press does not wait for the
+// full run the page starts after a pause: that run answers no input and
+// gives way (experiment.js run), so a press whose preview was computed
+// ahead is drawn while the lab still computes the full run, and the full
+// run is not drawn over it. On clustering pages the full run takes
+// hundreds of milliseconds, time enough to press during it; the
+// look-ahead limit is lifted so that the press's preview is computed ahead.
+func TestBrowserPressDuringFullRun(t *testing.T) {
+	tb := setup(t).open(t, "/lessons/clustering-pages.html")
+	tb.waitRender(0)
+	evalJS[bool](tb, `(window.__refreshLab.aheadMaxMs = 1e9, true)`)
+	tb.do(chromedp.Focus(chromedp.CSS("#controls input[type=range]")))
+	tb.do(chromedp.KeyEvent(kb.ArrowRight))
+	// The preview is drawn, the next values' previews are computed ahead,
+	// and after the pause the full run starts: wait for it to be under way.
+	evalJS[bool](tb, `new Promise((resolve, reject) => {
+  const t0 = performance.now();
+  const poll = () => {
+    if (window.__refreshLab.awaitingFull) return resolve(true);
+    if (performance.now() - t0 > 20000) return reject(new Error('no full run under way within 20 s'));
+    setTimeout(poll, 2);
+  };
+  poll();
+})`)
+	before := evalJS[int](tb, `window.__refreshLab.renders`)
+	type drawn struct {
+		GaveWay, Renders int
+		Ahead            bool
+		Value            string
+	}
+	// Armed before the press: a preview computed ahead is drawn at once.
+	evalJS[bool](tb, `(window.__press = new Promise((resolve) => {
+  document.getElementById('experiment').addEventListener('rendered', () => {
+    const L = window.__refreshLab, ph = L.phases[L.phases.length - 1];
+    resolve({ GaveWay: L.gaveWay || 0, Renders: L.renders, Ahead: !!ph.ahead, Value: document.activeElement.value });
+  }, { once: true });
+}), true)`)
+	tb.do(chromedp.KeyEvent(kb.ArrowRight))
+	got := evalJS[drawn](tb, `window.__press`)
+	if got.GaveWay < 1 || !got.Ahead || got.Renders != before+1 {
+		t.Errorf("a press during the full run: gave way %d times, drawn from look-ahead %v, renders %d → %d; want the full run to give way and the press's preview drawn next, from look-ahead",
+			got.GaveWay, got.Ahead, before, got.Renders)
+	}
+	// The full run of the new value follows after the pause, and the
+	// panel shows that value, not the old full run's.
+	tb.waitRender(got.Renders)
+	if s := tb.urlSpec(); fmt.Sprint(s.Budget) != got.Value {
+		t.Errorf("after the full run the address says budget %d, the slider %s", s.Budget, got.Value)
+	}
+}

@@ -567,6 +567,10 @@ class Experiment {
     this.pendingInputAt = this.inputAt;
     this.inputAt = null;
     clearTimeout(this.refineTimer);
+    // A run that answers no input (the full run after a pause, say) gives
+    // way: its answer would be dropped for this one anyway (run), and a
+    // preview computed ahead can be drawn now instead of after it.
+    if (this.giveWay && this.pendingInputAt !== null) this.giveWay();
     if (!this.running) this.pump();
   }
 
@@ -736,9 +740,25 @@ class Experiment {
     // has changes to lay out forces that layout, 2–21 ms in a Chromium
     // trace, and the lab's answer would wait for it.
     const answer = ahead ? ahead.answer : runWithCharts(spec, this.chartSpecs);
-    const slow = setTimeout(() => this.setStatus(computing), STATUS_AFTER_MS);
-    const { run: r, charts: svgs } = await answer;
+    let said = false; // "Computing…" shown
+    const slow = setTimeout(() => { said = true; this.setStatus(computing); }, STATUS_AFTER_MS);
+    // A run that answers no input stops waiting for its answer when an
+    // input comes (schedule): the lab still computes it (and remembers its
+    // policies' results), but the page goes on to the input.
+    const gaveWay = inputAt === null || inputAt === undefined
+      ? new Promise((res) => { this.giveWay = () => res(null); })
+      : null;
+    this.probe.awaitingFull = !!gaveWay; // (tests press while it is so)
+    const got = await (gaveWay ? Promise.race([answer, gaveWay]) : answer);
+    this.probe.awaitingFull = false;
+    this.giveWay = null;
     clearTimeout(slow);
+    if (got === null) {
+      this.probe.gaveWay = (this.probe.gaveWay || 0) + 1;
+      if (said) this.setStatus('');
+      return false;
+    }
+    const { run: r, charts: svgs } = got;
     const tRun = performance.now();
     if (!r.ok) {
       this.showError(errorOf(r));
