@@ -399,9 +399,10 @@ type allFigure struct {
 // interaction is the slider figures of one lesson.
 type interaction struct {
 	lesson    string
-	lookAhead bool      // the page computed the slider's next previews ahead
-	timings   []float64 // input event → chart redrawn, from the page's probe
-	phases    []phase   // where each of those went, from the same probe
+	lookAhead bool          // the page computed the slider's next previews ahead
+	pause     time.Duration // between a redraw and the next press (0: none)
+	timings   []float64     // input event → chart redrawn, from the page's probe
+	phases    []phase       // where each of those went, from the same probe
 	err       error
 }
 
@@ -493,10 +494,15 @@ func runBrowser(l *lab.Lab, native measure.Report, node *measure.Report) (*brows
 			}
 			fmt.Fprintf(os.Stderr, "bench: slider → chart on %s…\n", lesson)
 			for _, ahead := range []bool{true, false} {
-				in := slider(browser, srv.URL+"/lessons/"+lesson+".html", *presses, sliderLabel(lesson), ahead)
+				in := slider(browser, srv.URL+"/lessons/"+lesson+".html", *presses, sliderLabel(lesson), ahead, 0)
 				in.lesson, in.lookAhead = lesson, ahead
 				b.interactions = append(b.interactions, in)
 			}
+			// A learner who stops a moment on each value: each press comes
+			// just after the page has started the full run of the last.
+			in := slider(browser, srv.URL+"/lessons/"+lesson+".html", min(*presses, pacedPresses), sliderLabel(lesson), true, pacedPause)
+			in.lesson, in.lookAhead, in.pause = lesson, true, pacedPause
+			b.interactions = append(b.interactions, in)
 		}
 	}
 	if part("upload") {
@@ -667,7 +673,9 @@ func clusterInTab(browser context.Context, url string, d dataset.Info, set strin
 // With lookAhead false the page does not compute the slider's next values
 // ahead (window.__refreshLab.lookAhead), so every press waits for the lab:
 // what a press costs when it jumps to a value look-ahead did not foresee.
-func slider(browser context.Context, url string, presses int, label string, lookAhead bool) (in interaction) {
+// With pause > 0 it waits that long after each redraw before the next
+// press (see pacedPause).
+func slider(browser context.Context, url string, presses int, label string, lookAhead bool, pause time.Duration) (in interaction) {
 	ctx, cancel, err := e2e.NewTab(browser)
 	if err != nil {
 		in.err = err
@@ -763,6 +771,7 @@ func slider(browser context.Context, url string, presses int, label string, look
 			in.err = fmt.Errorf("press %d: %d timings after it, want %d", i+1, n-start, i+1)
 			return in
 		}
+		time.Sleep(pause)
 	}
 	all, err := e2e.Eval[[]float64](ctx, `window.__refreshLab.timings`)
 	if err != nil {
@@ -776,6 +785,14 @@ func slider(browser context.Context, url string, presses int, label string, look
 	}
 	return in
 }
+
+// The paced pass presses pacedPresses times, pacedPause after each redraw:
+// just past experiment.js's REFINE_AFTER_MS (300 ms), so that each press
+// comes while the page computes the full run of the value before.
+const (
+	pacedPresses = 20
+	pacedPause   = 320 * time.Millisecond
+)
 
 // benchLessons are the lessons whose slider the bench presses: every one,
 // in the site's order.
@@ -1039,15 +1056,18 @@ func wasmMemory(ctx context.Context) (float64, error) {
 func mib(b float64) string { return fmt.Sprintf("%.1f MiB", b/(1<<20)) }
 
 func interactionRows(t *table, br *browserFigures, brErr error) {
-	t.section(fmt.Sprintf("lessons: a slider's input event → the redrawn chart, %d arrow-key presses on one slider per lesson (see sliderLabel: the budget where it has room; each press a new value), headless Chromium; each lesson twice: as a learner stepping with the keys gets it (the page computes the next values' previews ahead) and with look-ahead off (every press waits for the lab, as a jump to an unforeseen value does)", *presses))
+	t.section(fmt.Sprintf("lessons: a slider's input event → the redrawn chart, %d arrow-key presses on one slider per lesson (see sliderLabel: the budget where it has room; each press a new value), headless Chromium; each lesson three times: as a learner stepping with the keys gets it (the page computes the next values' previews ahead), with look-ahead off (every press waits for the lab, as a jump to an unforeseen value does), and stepping with the keys after a pause on each value (%d presses, each %.2f s after the redraw, while the page computes the full run of the value before)", *presses, pacedPresses, pacedPause.Seconds()))
 	if brErr != nil {
 		t.fail("slider → chart", "p95 < 50 ms", brErr)
 		return
 	}
 	for _, in := range br.interactions {
 		name := "slider → chart on " + in.lesson
-		if !in.lookAhead {
+		switch {
+		case !in.lookAhead:
 			name += ", look-ahead off"
+		case in.pause > 0:
+			name += fmt.Sprintf(", a press every %.2f s", in.pause.Seconds())
 		}
 		if in.err != nil {
 			t.fail(name, "p95 < 50 ms", in.err)
