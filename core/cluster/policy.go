@@ -389,7 +389,7 @@ func (p *Policy) download(c *refresh.Crawl, pg int32, n int) {
 				p.dynG[s] = p.dynG[last]
 				p.dynG = p.dynG[:last]
 			}
-			copy(p.dyn[int(s)*nd:int(s+1)*nd], p.dyn[int(last)*nd:int(last+1)*nd])
+			copy(p.dynAt(int(s)), p.dynAt(int(last)))
 			p.slot[moved] = s
 			p.dynPages = p.dynPages[:last]
 			p.dyn = p.dyn[:int(last)*nd]
@@ -418,7 +418,7 @@ func (p *Policy) download(c *refresh.Crawl, pg int32, n int) {
 			p.dynBit[pg>>6] |= 1 << (pg & 63)
 		}
 	}
-	out := p.dyn[int(s)*nd : int(s+1)*nd]
+	out := p.dynAt(int(s))
 	if p.attrs == nil {
 		clear(out) // no content model: nothing to compare
 		return

@@ -68,7 +68,7 @@ func (p *Policy) reclusterNow() {
 	clear(re.mean)
 	clear(re.sd)
 	for s := range p.dynPages {
-		for j, x := range p.dyn[s*nd : (s+1)*nd] {
+		for j, x := range p.dynAt(s) {
 			re.mean[j] += x
 			re.sd[j] += x * x
 		}
@@ -107,7 +107,7 @@ func (p *Policy) reclusterNow() {
 			g := int(p.dynG[s])
 			re.count[0][g]--
 			re.count[1][g]++
-			v := p.dyn[s*nd : (s+1)*nd]
+			v := p.dynAt(s)
 			for q, j := range re.keep {
 				re.sum[g*rd+q] += (v[j] - re.mean[j]) / re.sd[j]
 			}
@@ -145,7 +145,7 @@ func (p *Policy) reclusterNow() {
 		for s, pg := range p.dynPages {
 			re.ids, re.changed, re.page = append(re.ids, 0), append(re.changed, true), append(re.page, pg)
 			d.W = append(d.W, 1)
-			v := p.dyn[s*nd : (s+1)*nd]
+			v := p.dynAt(s)
 			for _, j := range re.keep {
 				d.Rows = append(d.Rows, float64(float32((v[j]-re.mean[j])/re.sd[j])))
 			}
@@ -254,6 +254,13 @@ func (p *Policy) reclusterNow() {
 		re.start[cur] = int32(len(re.order))
 	}
 	p.setClustering(kk, re.order, re.start)
+}
+
+// dynAt returns the raw dynamic features of the page in slot s of
+// dynPages.
+func (p *Policy) dynAt(s int) []float64 {
+	nd := len(DynamicNames)
+	return p.dyn[s*nd : (s+1)*nd]
 }
 
 // sampleOf returns every one of n points up to m, else a uniform sample

@@ -260,10 +260,11 @@ func (r *Refresher) Refresh(c *refresh.Crawl) {
 			free++
 			// Plain compares, not math.Min and math.Max: credits are never
 			// NaN, and those are calls in WebAssembly.
-			if v := credit[i]; v < lo {
+			v := credit[i]
+			if v < lo {
 				lo = v
 			}
-			if v := credit[i]; v > hi {
+			if v > hi {
 				hi = v
 			}
 		}
