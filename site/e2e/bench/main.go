@@ -493,16 +493,18 @@ func runBrowser(l *lab.Lab, native measure.Report, node *measure.Report) (*brows
 				continue
 			}
 			fmt.Fprintf(os.Stderr, "bench: slider → chart on %s…\n", lesson)
-			for _, ahead := range []bool{true, false} {
-				in := slider(browser, srv.URL+"/lessons/"+lesson+".html", *presses, sliderLabel(lesson), ahead, 0)
-				in.lesson, in.lookAhead = lesson, ahead
+			// Stepping with the keys, each press waiting for the lab, and a
+			// learner who stops a moment on each value (each press just
+			// after the page has started the full run of the last).
+			for _, pass := range []struct {
+				ahead   bool
+				presses int
+				pause   time.Duration
+			}{{true, *presses, 0}, {false, *presses, 0}, {true, min(*presses, pacedPresses), pacedPause}} {
+				in := slider(browser, srv.URL+"/lessons/"+lesson+".html", pass.presses, sliderLabel(lesson), pass.ahead, pass.pause)
+				in.lesson, in.lookAhead, in.pause = lesson, pass.ahead, pass.pause
 				b.interactions = append(b.interactions, in)
 			}
-			// A learner who stops a moment on each value: each press comes
-			// just after the page has started the full run of the last.
-			in := slider(browser, srv.URL+"/lessons/"+lesson+".html", min(*presses, pacedPresses), sliderLabel(lesson), true, pacedPause)
-			in.lesson, in.lookAhead, in.pause = lesson, true, pacedPause
-			b.interactions = append(b.interactions, in)
 		}
 	}
 	if part("upload") {

@@ -760,12 +760,14 @@ class Experiment {
     }
     const { run: r, charts: svgs } = got;
     const tRun = performance.now();
-    if (!r.ok) {
-      this.showError(errorOf(r));
+    // A failed run or chart: say why, and keep the spec that failed.
+    const fail = (bad) => {
+      this.showError(errorOf(bad));
       this.setStatus('');
       this.keepSpec(full);
       return false;
-    }
+    };
+    if (!r.ok) return fail(r);
     const result = r.json();
     // What the charts cost the lab, apart from the run.
     const chartMs = svgs.reduce((sum, c) => sum + (c.ms || 0), 0);
@@ -780,12 +782,7 @@ class Experiment {
     const ran = result.spec.estimate;
     if (ran && !preview) this.estimatePages = ran.pages;
     const bad = svgs.find((c) => !c.ok);
-    if (bad) {
-      this.showError(errorOf(bad));
-      this.setStatus('');
-      this.keepSpec(full);
-      return false;
-    }
+    if (bad) return fail(bad);
     if (this.pending) return false; // a newer spec waits: skip drawing this one
     this.hideError();
     this.result = result;
