@@ -479,7 +479,7 @@ func TestBrowserLookAhead(t *testing.T) {
 	// after the page loads, before the browser has compiled the lab's hot
 	// paths fully, a slow machine can say so: lift that limit here, where
 	// what is checked is that a press draws the preview computed ahead.
-	evalJS[bool](tb, `(window.__refreshLab.aheadMaxMs = 1e9, true)`)
+	evalJS[bool](tb, `(window.__refreshLab.aheadLimit = () => 1e9, true)`)
 	tb.do(chromedp.Focus(chromedp.CSS("#controls input[type=range]")))
 	step := evalJS[int](tb, `Number(document.activeElement.step) || 1`)
 	const lastPhase = `(() => { const ph = window.__refreshLab.phases || []; return ph.length ? ph[ph.length - 1] : null; })()`

@@ -16,7 +16,8 @@ import (
 // the latest runs with the fewest and the most repeats, so that a preview
 // of a spec with a large fixed part (a sweep's exact expectations) asks
 // for few repeats; with one kind of run only, the time per repeat is the
-// average, as before.
+// average, as before; and a run of a size measured lately is priced at
+// its latest time.
 func TestBrowserPace(t *testing.T) {
 	tb := setup(t).open(t, lessonPath)
 	tb.waitRender(0)
@@ -35,6 +36,10 @@ func TestBrowserPace(t *testing.T) {
 		{"the latest of each count", `[[300, 999], [20, 1], [300, 150], [20, 20]]`, fit{Fixed: 20 - 20*130.0/280, PerRepeat: 130.0 / 280, In12: 2, MS20: 20}},
 		{"more repeats not dearer", `[[256, 32], [8, 40]]`, fit{Fixed: 0, PerRepeat: 0.125, In12: 96, MS20: 2.5}},
 		{"fixed over the budget", `[[129, 64], [1, 32]]`, fit{Fixed: 31.75, PerRepeat: 0.25, In12: -79, MS20: 36.75}},
+		// A first full run that paid for what later runs reuse: the fit's
+		// line (fixed part 0) lies far above the preview measured since,
+		// and a run of the preview's size is priced at the preview's time.
+		{"first run dearer", `[[60, 1500], [20, 85]]`, fit{Fixed: 0, PerRepeat: 1415.0 / 40, In12: 0, MS20: 85}},
 	} {
 		got := evalJS[fit](tb, `(async () => {
   const { Pace } = await import('/js/experiment.js');
@@ -186,6 +191,38 @@ func TestBrowserStatusWhenSlow(t *testing.T) {
 	}
 }
 
+// TestBrowserLookAheadKeysOnly checks when a slider's next values are
+// computed ahead (experiment.js lookAhead) under each limit: a slider
+// moved with the pointer gets the pointer's limit, one stepped with the
+// keys the keys' limit. The limits are set so that the pointer's allows
+// nothing and the keys' everything: a click asks for no look-ahead, and the
+// arrow key after it asks for the next step on.
+func TestBrowserLookAheadKeysOnly(t *testing.T) {
+	tb := setup(t).open(t, lessonPath)
+	tb.waitRender(0)
+	evalJS[bool](tb, `(window.__refreshLab.aheadLimit = (keys) => keys ? 1e9 : -1, true)`)
+	const idle = `!document.getElementById('experiment').hasAttribute('aria-busy')`
+	renders := evalJS[int](tb, `window.__refreshLab.renders`)
+	value := `document.querySelector('#controls input[type=range]').value`
+	was := evalJS[string](tb, value)
+	// The click focuses the slider and moves it to the middle of its track.
+	tb.do(chromedp.Click(chromedp.CSS("#controls input[type=range]")))
+	if evalJS[string](tb, value) != was {
+		tb.waitRender(renders)
+	}
+	tb.waitFor("the lab to be idle after the click", idle)
+	if asked := evalJS[[]float64](tb, `window.__refreshLab.aheadAsked || []`); len(asked) > 0 {
+		t.Errorf("after a click the page computed %v ahead, want nothing under the pointer's limit", asked)
+	}
+	type state struct{ Value, Step float64 }
+	before := evalJS[state](tb, `({ Value: Number(document.activeElement.value), Step: Number(document.activeElement.step) || 1 })`)
+	tb.do(chromedp.KeyEvent(kb.ArrowRight))
+	tb.waitFor("a value asked ahead after the key", `(window.__refreshLab.aheadAsked || []).length > 0`)
+	if asked := evalJS[[]float64](tb, `window.__refreshLab.aheadAsked`); asked[0] != before.Value+2*before.Step {
+		t.Errorf("after a key from %v the page first computed %v ahead, want %v (one step past the key's value)", before.Value, asked[0], before.Value+2*before.Step)
+	}
+}
+
 // TestBrowserPressDuringFullRun checks that a press does not wait for the
 // full run the page starts after a pause: that run answers no input and
 // gives way (experiment.js run), so a press whose preview was computed
@@ -196,7 +233,7 @@ func TestBrowserStatusWhenSlow(t *testing.T) {
 func TestBrowserPressDuringFullRun(t *testing.T) {
 	tb := setup(t).open(t, "/lessons/clustering-pages.html")
 	tb.waitRender(0)
-	evalJS[bool](tb, `(window.__refreshLab.aheadMaxMs = 1e9, true)`)
+	evalJS[bool](tb, `(window.__refreshLab.aheadLimit = () => 1e9, true)`)
 	tb.do(chromedp.Focus(chromedp.CSS("#controls input[type=range]")))
 	tb.do(chromedp.KeyEvent(kb.ArrowRight))
 	// The preview is drawn, the next values' previews are computed ahead,

@@ -291,8 +291,17 @@ export class Pace {
     return { fixed: Math.min(tlo, Math.max(0, tlo - perRepeat * lo)), perRepeat };
   }
 
-  /** The expected ms of a run of repeats. */
+  /**
+   * The expected ms of a run of repeats: the latest such run's when there
+   * is one, else the fit's. The fit's line runs through the latest run
+   * with the most repeats, and that can be the page's first full run,
+   * which pays once for what later runs reuse (the clustering lesson's
+   * clusterings, say: 1.5 s for 3 repeats, where a 1-repeat preview then
+   * takes 85 ms); its fixed part is never negative, so the line can lie
+   * far above a run measured since.
+   */
   ms(repeats) {
+    if (this.seen.has(repeats)) return this.seen.get(repeats);
     const f = this.fit();
     return f ? f.fixed + f.perRepeat * repeats : undefined;
   }
@@ -342,6 +351,12 @@ const AHEAD_KEEP = 16;
 // Only where a preview costs at most this much: dearer ones would hold up
 // the lab for a press that may not come.
 const AHEAD_MAX_MS = 2 * PREVIEW_MS;
+// While the slider is stepped with the keys, previews up to this dear are
+// computed ahead too: a learner's next press is then a step on, and is
+// drawn at once (the clustering lesson's 85 ms previews). A press that
+// jumps elsewhere waits for the one in flight. A slider dragged with the
+// pointer gets no such look-ahead: its next value is anyone's guess.
+const AHEAD_KEYS_MAX_MS = 150;
 
 class Experiment {
   constructor(root, config, options) {
@@ -493,7 +508,10 @@ class Experiment {
       setField(this.spec, c.field, v, this.cat);
       onInput(e);
     };
-    const here = { c, range, dir: 1, last: Number(range.value) };
+    // keys: is the slider being moved with the keyboard (lookAhead)?
+    const here = { c, range, dir: 1, last: Number(range.value), keys: false };
+    range.addEventListener('keydown', () => { here.keys = true; });
+    range.addEventListener('pointerdown', () => { here.keys = false; });
     range.addEventListener('input', (e) => {
       const v = Number(range.value);
       if (v !== here.last) here.dir = v > here.last ? 1 : -1;
@@ -505,6 +523,7 @@ class Experiment {
     });
     range.addEventListener('focus', () => {
       here.last = Number(range.value);
+      here.keys = range.matches(':focus-visible'); // focused from the keyboard
       this.focused = here;
       if (!this.running) this.lookAhead();
     });
@@ -673,7 +692,8 @@ class Experiment {
    * faster than one exchange with the lab) and one back, so arrow keys draw
    * from them at once. One run at a time, each started only when the lab
    * has nothing else to do, so a press that jumps elsewhere waits for at
-   * most one of them; and only where a preview is cheap (AHEAD_MAX_MS).
+   * most one of them; and only where a preview is cheap (AHEAD_MAX_MS),
+   * or not too dear while the keys step the slider (AHEAD_KEYS_MAX_MS).
    * Each is one ordinary run of the lab, its result the same as if the
    * press had asked for it.
    */
@@ -695,7 +715,10 @@ class Experiment {
       if (this.ahead.has(key)) continue;
       const preview = this.previewOf(full, 0);
       const ms = preview && preview.ms !== undefined ? preview.ms : this.pace.ms(preview ? preview.repeats : full.repeats || 10);
-      if (ms > (this.probe.aheadMaxMs ?? AHEAD_MAX_MS)) return; // (tests lift the limit)
+      // (Tests set their own limits: probe.aheadLimit(keys).)
+      const limit = this.probe.aheadLimit ? this.probe.aheadLimit(f.keys) : f.keys ? AHEAD_KEYS_MAX_MS : AHEAD_MAX_MS;
+      if (ms > limit) return;
+      (this.probe.aheadAsked = this.probe.aheadAsked || []).push(next);
       const answer = runWithCharts(preview ? preview.spec : full, this.chartSpecs);
       this.ahead.set(key, { preview, answer });
       while (this.ahead.size > AHEAD_KEEP) this.ahead.delete(this.ahead.keys().next().value);
