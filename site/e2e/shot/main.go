@@ -1,8 +1,11 @@
 // Command shot opens a lab page in headless Chromium, waits until its
 // experiment has drawn, prints the page's console messages and saves a
 // full-page screenshot: the quickest way to look at what a change did.
+// With -slider and -press it first steps that slider with the arrow key,
+// a pause after each redraw, as a learner would.
 //
 //	go run ./site/e2e/shot -url http://localhost:9900/lessons/sampling-a-site.html -out /tmp/page.png
+//	go run ./site/e2e/shot -url http://localhost:9900/lessons/clustering-pages.html -slider '^Downloads' -press 3 -out /tmp/pressed.png
 package main
 
 import (
@@ -13,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/refreshlab/refreshlab/site/e2e"
 )
 
@@ -23,6 +27,9 @@ func main() {
 	height := flag.Int("height", 900, "viewport height")
 	wait := flag.String("wait", "window.__refreshLab && window.__refreshLab.renders > 0", "JavaScript condition to wait for (empty: none)")
 	full := flag.Bool("full", true, "capture the full page")
+	slider := flag.String("slider", "", "regular expression matching the label of the slider to press on")
+	press := flag.Int("press", 0, "arrow-right presses on -slider, each -pause after the redraw of the one before")
+	pause := flag.Duration("pause", 500*time.Millisecond, "pause after each redraw before the next press")
 	flag.Parse()
 
 	ctx, cancel := e2e.NewBrowser(context.Background())
@@ -38,6 +45,11 @@ func main() {
 		steps = append(steps, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 			_, err := chromedp.Poll[bool](*wait, chromedp.WithPollingTimeout(45*time.Second))(ctx, t)
 			return err
+		}))
+	}
+	if *press > 0 {
+		steps = append(steps, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			return pressOn(ctx, t, console, *slider, *press, *pause)
 		}))
 	}
 	if err := chromedp.Do(ctx, steps...); err != nil {
@@ -60,6 +72,44 @@ func main() {
 		fail(err)
 	}
 	fmt.Println("wrote", *out)
+}
+
+// pressOn focuses the slider whose label matches label and presses the
+// right arrow key presses times, each pause after the redraw of the one
+// before: the last press's redraw is what the screenshot shows.
+func pressOn(ctx context.Context, t *chromedp.Target, console *e2e.Console, label string, presses int, pause time.Duration) error {
+	id, err := e2e.Eval[string](ctx, fmt.Sprintf(`(() => {
+  const r = [...document.querySelectorAll('#controls input[type=range]')].find((i) => i.labels.length && new RegExp(%q).test(i.labels[0].textContent));
+  return r ? r.id : '';
+})()`, label))
+	if err != nil {
+		return err
+	}
+	if id == "" {
+		return fmt.Errorf("no slider labelled /%s/", label)
+	}
+	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID(id))); err != nil {
+		return err
+	}
+	for i := range presses {
+		if i > 0 {
+			time.Sleep(pause)
+		}
+		p, err := e2e.ReadProbe(ctx)
+		if err != nil {
+			return err
+		}
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+			return err
+		}
+		// The press's own drawing, a preview or not (e2e.WaitRender
+		// would wait for the full run after it).
+		drawn := fmt.Sprintf(`window.__refreshLab.renders > %d && !document.getElementById('experiment').hasAttribute('aria-busy')`, p.Renders)
+		if _, err := chromedp.Poll[bool](drawn, chromedp.WithPollingTimeout(30*time.Second))(ctx, t); err != nil {
+			return fmt.Errorf("press %d: no redraw: %w (console:%s)", i+1, err, e2e.FormatMessages(console.Messages()))
+		}
+	}
+	return nil
 }
 
 func fail(err error) {
