@@ -411,19 +411,8 @@ func (l *Lab) resolveEstimate(spec Spec) (Spec, *dataset.Dataset, error) {
 		return spec, nil, specErr("repeats", "too much work: %d pages × %d epochs × %d repeats × %d estimators × %.0f runs exceeds %.0g page-epochs; use fewer repeats",
 			es.Pages, es.Epochs, spec.Repeats, len(spec.Policies), points, MaxWork/10)
 	}
-	ps := make([]PolicySpec, len(spec.Policies))
-	for i, p := range spec.Policies {
-		desc, ok := l.policy(p.ID)
-		if !ok || desc.Kind != KindEstimate {
-			return spec, nil, specErr(fmt.Sprintf("policies[%d].id", i), "unknown estimator %q (expected one of %s)", p.ID, l.policyIDsOf(KindEstimate))
-		}
-		vals, err := param.Check(desc.Params, p.Params)
-		if err != nil {
-			return spec, nil, specErr(fmt.Sprintf("policies[%d].params", i), "%s: %v", p.ID, err)
-		}
-		ps[i] = PolicySpec{ID: p.ID, Label: p.Label, Params: vals}
-	}
-	if err := checkKeys(l, ps); err != nil {
+	ps, err := l.checkPolicies(spec.Policies, KindEstimate, "estimator")
+	if err != nil {
 		return spec, nil, err
 	}
 	spec.Policies = ps

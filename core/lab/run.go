@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -140,19 +141,8 @@ func (l *Lab) Resolve(spec Spec) (Spec, *dataset.Dataset, error) {
 		return spec, nil, specErr("repeats", "too much work: %d pages × %d cycles × %d repeats × %d policies × %.0f runs exceeds %.0g page-cycles; use fewer repeats",
 			n, spec.Cycles, spec.Repeats, len(spec.Policies), points, MaxWork)
 	}
-	ps := make([]PolicySpec, len(spec.Policies))
-	for i, p := range spec.Policies {
-		desc, ok := l.policy(p.ID)
-		if !ok || (desc.Kind != "" && desc.Kind != KindRefresh) {
-			return spec, nil, specErr(fmt.Sprintf("policies[%d].id", i), "unknown policy %q (expected one of %s)", p.ID, l.policyIDsOf(KindRefresh))
-		}
-		vals, err := param.Check(desc.Params, p.Params)
-		if err != nil {
-			return spec, nil, specErr(fmt.Sprintf("policies[%d].params", i), "%s: %v", p.ID, err)
-		}
-		ps[i] = PolicySpec{ID: p.ID, Label: p.Label, Params: vals}
-	}
-	if err := checkKeys(l, ps); err != nil {
+	ps, err := l.checkPolicies(spec.Policies, KindRefresh, "policy")
+	if err != nil {
 		return spec, nil, err
 	}
 	spec.Policies = ps
@@ -407,6 +397,30 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 // parameters, or −1.
 func sameAs(ps []PolicySpec, p PolicySpec) int {
 	return slices.IndexFunc(ps, func(q PolicySpec) bool { return q.ID == p.ID && reflect.DeepEqual(q.Params, p.Params) })
+}
+
+// checkPolicies resolves the policies of a spec of kind (noun names one in
+// errors): each id must name a policy of that kind in the catalog (one
+// without a kind is a refresh policy), its parameters are checked and
+// completed with their defaults (param.Check), and each is addressed
+// unambiguously (checkKeys).
+func (l *Lab) checkPolicies(in []PolicySpec, kind, noun string) ([]PolicySpec, error) {
+	ps := make([]PolicySpec, len(in))
+	for i, p := range in {
+		desc, ok := l.policy(p.ID)
+		if !ok || cmp.Or(desc.Kind, KindRefresh) != kind {
+			return nil, specErr(fmt.Sprintf("policies[%d].id", i), "unknown %s %q (expected one of %s)", noun, p.ID, l.policyIDsOf(kind))
+		}
+		vals, err := param.Check(desc.Params, p.Params)
+		if err != nil {
+			return nil, specErr(fmt.Sprintf("policies[%d].params", i), "%s: %v", p.ID, err)
+		}
+		ps[i] = PolicySpec{ID: p.ID, Label: p.Label, Params: vals}
+	}
+	if err := checkKeys(l, ps); err != nil {
+		return nil, err
+	}
+	return ps, nil
 }
 
 // checkKeys checks that every policy of a resolved spec is addressed

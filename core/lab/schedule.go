@@ -221,19 +221,8 @@ func (l *Lab) resolveSchedule(spec Spec) (Spec, *dataset.Dataset, error) {
 			return spec, nil, err
 		}
 	}
-	ps := make([]PolicySpec, len(spec.Policies))
-	for i, p := range spec.Policies {
-		desc, ok := l.policy(p.ID)
-		if !ok || desc.Kind != KindSchedule {
-			return spec, nil, specErr(fmt.Sprintf("policies[%d].id", i), "unknown schedule %q (expected one of %s)", p.ID, l.policyIDsOf(KindSchedule))
-		}
-		vals, err := param.Check(desc.Params, p.Params)
-		if err != nil {
-			return spec, nil, specErr(fmt.Sprintf("policies[%d].params", i), "%s: %v", p.ID, err)
-		}
-		ps[i] = PolicySpec{ID: p.ID, Label: p.Label, Params: vals}
-	}
-	if err := checkKeys(l, ps); err != nil {
+	ps, err := l.checkPolicies(spec.Policies, KindSchedule, "schedule")
+	if err != nil {
 		return spec, nil, err
 	}
 	spec.Policies = ps
