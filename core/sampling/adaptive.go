@@ -208,15 +208,7 @@ func (a *Adaptive) threshold(live []int, r int) float64 {
 	rank := append(a.rank[:0], live...)
 	a.rank = rank
 	// Ties do not matter: only the estimate at the cut is returned.
-	slices.SortFunc(rank, func(x, y int) int {
-		switch {
-		case a.est[x] > a.est[y]:
-			return -1
-		case a.est[x] < a.est[y]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(rank, a.byEstimate)
 	cum := 0
 	for _, w := range rank {
 		cum += a.left(w)
@@ -225,6 +217,17 @@ func (a *Adaptive) threshold(live []int, r int) float64 {
 		}
 	}
 	return -1
+}
+
+// byEstimate orders sites by decreasing estimate.
+func (a *Adaptive) byEstimate(x, y int) int {
+	switch {
+	case a.est[x] > a.est[y]:
+		return -1
+	case a.est[x] < a.est[y]:
+		return 1
+	}
+	return 0
 }
 
 // spend downloads the rest of the budget greedily: the remaining pages of
@@ -236,15 +239,7 @@ func (a *Adaptive) spend(c *refresh.Crawl) {
 	}
 	rank := append(a.rank[:0], a.order...) // order is random: a stable sort breaks ties at random
 	a.rank = rank
-	slices.SortStableFunc(rank, func(x, y int) int {
-		switch {
-		case a.est[x] > a.est[y]:
-			return -1
-		case a.est[x] < a.est[y]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(rank, a.byEstimate)
 	for _, w := range rank {
 		for a.left(w) > 0 && c.Remaining() > 0 {
 			c.Download(a.pick(w))
