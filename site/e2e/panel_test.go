@@ -193,15 +193,26 @@ func TestBrowserStatusWhenSlow(t *testing.T) {
 
 // TestBrowserLookAheadKeysOnly checks when a slider's next values are
 // computed ahead (experiment.js lookAhead) under each limit: a slider
-// moved with the pointer gets the pointer's limit, one stepped with the
-// keys the keys' limit. The limits are set so that the pointer's allows
-// nothing and the keys' everything: a click asks for no look-ahead, and the
-// arrow key after it asks for the next step on.
+// moved with the pointer gets the pointer's limit, one reached or stepped
+// with the keys the keys' limit. The limits are set so that the pointer's
+// allows nothing and the keys' everything: a slider reached with Shift+Tab
+// asks for its next values, a click then asks for none, and the arrow key
+// after it asks for the next step on.
 func TestBrowserLookAheadKeysOnly(t *testing.T) {
 	tb := setup(t).open(t, lessonPath)
 	tb.waitRender(0)
 	evalJS[bool](tb, `(window.__refreshLab.aheadLimit = (keys) => keys ? 1e9 : -1, true)`)
 	const idle = `!document.getElementById('experiment').hasAttribute('aria-busy')`
+	// The exact-value box follows its slider: Shift+Tab from it focuses
+	// the slider from the keyboard.
+	tb.do(chromedp.Focus(chromedp.CSS("#controls input[type=range] + input[type=number]")),
+		chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift)))
+	if evalJS[string](tb, `document.activeElement.type`) != "range" {
+		t.Fatal("Shift+Tab from the exact-value box did not focus its slider")
+	}
+	tb.waitFor("a value asked ahead after Shift+Tab", `(window.__refreshLab.aheadAsked || []).length > 0`)
+	tb.waitFor("the lab to be idle after the look-ahead", idle+` && !window.__refreshLab.aheadRunning`)
+	evalJS[bool](tb, `(window.__refreshLab.aheadAsked = [], true)`)
 	renders := evalJS[int](tb, `window.__refreshLab.renders`)
 	value := `document.querySelector('#controls input[type=range]').value`
 	was := evalJS[string](tb, value)

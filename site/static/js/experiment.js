@@ -258,6 +258,15 @@ export async function mountExperiment(root, config, options = {}) {
 
 let controlSeq = 0;
 
+/** Whether e shows keyboard focus (false where :focus-visible is unknown). */
+function focusVisible(e) {
+  try {
+    return e.matches(':focus-visible');
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The lab's pace on a panel's runs: ms = fixed + perRepeat × repeats,
  * fitted to the latest runs with the fewest and the most repeats (a
@@ -523,7 +532,7 @@ class Experiment {
     });
     range.addEventListener('focus', () => {
       here.last = Number(range.value);
-      here.keys = range.matches(':focus-visible'); // focused from the keyboard
+      here.keys = focusVisible(range); // focused from the keyboard
       this.focused = here;
       if (!this.running) this.lookAhead();
     });
@@ -722,9 +731,9 @@ class Experiment {
       const answer = runWithCharts(preview ? preview.spec : full, this.chartSpecs);
       this.ahead.set(key, { preview, answer });
       while (this.ahead.size > AHEAD_KEEP) this.ahead.delete(this.ahead.keys().next().value);
-      this.aheadRunning = true;
+      this.aheadRunning = this.probe.aheadRunning = true; // (tests wait for it to end)
       const more = () => {
-        this.aheadRunning = false;
+        this.aheadRunning = this.probe.aheadRunning = false;
         this.lookAhead();
       };
       answer.then(more, more);
