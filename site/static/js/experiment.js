@@ -362,10 +362,12 @@ const AHEAD_KEEP = 16;
 const AHEAD_MAX_MS = 2 * PREVIEW_MS;
 // While the slider is stepped with the keys, previews up to this dear are
 // computed ahead too: a learner's next press is then a step on, and is
-// drawn at once (the clustering lesson's 85 ms previews). A press that
-// jumps elsewhere waits for the one in flight. A slider dragged with the
-// pointer gets no such look-ahead: its next value is anyone's guess.
-const AHEAD_KEYS_MAX_MS = 150;
+// drawn at once (the clustering lesson's previews, 70–95 ms, and up to
+// twice that on a loaded machine, where a limit of 150 ms left presses
+// waiting). A press that jumps elsewhere waits for the one in flight. A
+// slider dragged with the pointer gets no such look-ahead: its next value
+// is anyone's guess.
+const AHEAD_KEYS_MAX_MS = 300;
 
 class Experiment {
   constructor(root, config, options) {
