@@ -66,46 +66,58 @@ func (s *selector) top(ids []int32, keys []uint64, ties []int32, k int, out []in
 
 // kthLargest returns the k-th largest value of s (1-based), reordering s.
 func kthLargest(s []uint64, k int) uint64 {
-	// Find the element that would sit at index k-1 if s were sorted in
-	// decreasing order.
-	target := k - 1
-	lo, hi := 0, len(s)-1
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		// Median of three, in decreasing order: s[lo] >= s[mid] >= s[hi].
-		if s[mid] > s[lo] {
-			s[mid], s[lo] = s[lo], s[mid]
+	selectDesc(s, 0, len(s)-1, k-1)
+	return s[k-1]
+}
+
+// selectDesc reorders s[left..right] so that s[k] holds the value it
+// would hold were they sorted in decreasing order, the values before it
+// no smaller and those after it no larger: Floyd and Rivest's SELECT
+// (CACM 18(3), 1975, Algorithm 489), which first narrows the range to a
+// sample's estimate of where the k-th value lies, so that it compares each
+// value about once, where a quickselect's partitions compare about three
+// times as often.
+func selectDesc(s []uint64, left, right, k int) {
+	for right > left {
+		if right-left > 600 {
+			n := float64(right - left + 1)
+			i := float64(k - left + 1)
+			z := math.Log(n)
+			sz := 0.5 * math.Exp(2*z/3)
+			sd := 0.5 * math.Sqrt(z*sz*(n-sz)/n)
+			if i < n/2 {
+				sd = -sd
+			}
+			selectDesc(s, max(left, int(float64(k)-i*sz/n+sd)), min(right, int(float64(k)+(n-i)*sz/n+sd)), k)
 		}
-		if s[hi] > s[lo] {
-			s[hi], s[lo] = s[lo], s[hi]
+		t := s[k]
+		i, j := left, right
+		s[left], s[k] = s[k], s[left]
+		if s[right] < t {
+			s[right], s[left] = s[left], s[right]
 		}
-		if s[hi] > s[mid] {
-			s[hi], s[mid] = s[mid], s[hi]
-		}
-		pivot := s[mid]
-		// Hoare partition: left part >= pivot, right part <= pivot.
-		i, j := lo, hi
-		for i <= j {
-			for s[i] > pivot {
+		for i < j {
+			s[i], s[j] = s[j], s[i]
+			i++
+			j--
+			for s[i] > t {
 				i++
 			}
-			for s[j] < pivot {
-				j--
-			}
-			if i <= j {
-				s[i], s[j] = s[j], s[i]
-				i++
+			for s[j] < t {
 				j--
 			}
 		}
-		switch {
-		case target <= j:
-			hi = j
-		case target >= i:
-			lo = i
-		default:
-			return s[target]
+		if s[left] == t {
+			s[left], s[j] = s[j], s[left]
+		} else {
+			j++
+			s[j], s[right] = s[right], s[j]
+		}
+		if j <= k {
+			left = j + 1
+		}
+		if k <= j {
+			right = j - 1
 		}
 	}
-	return s[target]
 }

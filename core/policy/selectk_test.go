@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -73,6 +74,48 @@ func TestKeyOfKeepsOrder(t *testing.T) {
 	for i := 1; i < len(xs); i++ {
 		if keyOf(xs[i-1]) >= keyOf(xs[i]) {
 			t.Errorf("keyOf(%v) >= keyOf(%v)", xs[i-1], xs[i])
+		}
+	}
+}
+
+// TestKthLargestAgainstSort checks kthLargest against a full sort on inputs
+// past the size where it narrows the range by a sample (600), with many
+// equal values, sorted either way and all equal, at k from first to last.
+func TestKthLargestAgainstSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{601, 1000, 4099, 30000} {
+		for _, shape := range []string{"random", "few values", "increasing", "decreasing", "all equal"} {
+			vals := make([]uint64, n)
+			for i := range vals {
+				switch shape {
+				case "random":
+					vals[i] = rng.Uint64()
+				case "few values":
+					vals[i] = uint64(rng.IntN(7))
+				case "increasing":
+					vals[i] = uint64(i)
+				case "decreasing":
+					vals[i] = uint64(n - i)
+				default:
+					vals[i] = 42
+				}
+			}
+			sorted := slices.Clone(vals)
+			slices.SortFunc(sorted, func(a, b uint64) int { return cmp.Compare(b, a) })
+			for _, k := range []int{1, 2, n / 100, n / 3, n / 2, n - n/7, n - 1, n} {
+				if k < 1 {
+					continue
+				}
+				s := slices.Clone(vals)
+				if got := kthLargest(s, k); got != sorted[k-1] {
+					t.Fatalf("n %d, %s, k %d: got %d, want %d", n, shape, k, got, sorted[k-1])
+				}
+				for i, v := range s { // partitioned around the k-th
+					if (i < k-1 && v < sorted[k-1]) || (i > k-1 && v > sorted[k-1]) {
+						t.Fatalf("n %d, %s, k %d: s[%d] = %d on the wrong side of %d", n, shape, k, i, v, sorted[k-1])
+					}
+				}
+			}
 		}
 	}
 }
