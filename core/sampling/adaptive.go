@@ -220,15 +220,7 @@ func (a *Adaptive) threshold(live []int, r int) float64 {
 }
 
 // byEstimate orders sites by decreasing estimate.
-func (a *Adaptive) byEstimate(x, y int) int {
-	switch {
-	case a.est[x] > a.est[y]:
-		return -1
-	case a.est[x] < a.est[y]:
-		return 1
-	}
-	return 0
-}
+func (a *Adaptive) byEstimate(x, y int) int { return descending(a.est[x], a.est[y]) }
 
 // spend downloads the rest of the budget greedily: the remaining pages of
 // every site, highest estimate first, sites never sampled last, ties in

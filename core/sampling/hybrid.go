@@ -231,15 +231,7 @@ func (h *Hybrid) Refresh(c *refresh.Crawl) {
 	// Step 4: greedy on the rest.
 	rank := append(h.rank[:0], h.order...)
 	h.rank = rank
-	slices.SortStableFunc(rank, func(a, b int) int {
-		switch {
-		case h.rate[a] > h.rate[b]:
-			return -1
-		case h.rate[a] < h.rate[b]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(rank, func(a, b int) int { return descending(h.rate[a], h.rate[b]) })
 	for _, w := range rank {
 		p := h.pages[w]
 		for i := h.members[w]; i < len(p) && c.Remaining() > 0; i++ {
