@@ -153,6 +153,12 @@ const ProbeJS = `new Promise((resolve) => setTimeout(() => resolve((() => {
   };
 })()), 0))`
 
+// SliderJS is a JavaScript expression for the experiment's first slider
+// whose label matches the regular expression label, or undefined.
+func SliderJS(label string) string {
+	return fmt.Sprintf(`[...document.querySelectorAll('#controls input[type=range]')].find((i) => i.labels.length && new RegExp(%q).test(i.labels[0].textContent))`, label)
+}
+
 // ReadProbe reads the Probe of the tab in ctx.
 func ReadProbe(ctx context.Context) (Probe, error) {
 	return chromedp.Run(ctx, chromedp.Evaluate[Probe](ProbeJS, chromedp.EvalAwaitPromise))

@@ -697,7 +697,7 @@ func slider(browser context.Context, url string, presses int, label string, look
 		return in
 	}
 	id, err := e2e.Eval[string](ctx, fmt.Sprintf(`(() => {
-  const r = [...document.querySelectorAll('#controls input[type=range]')].find((i) => i.labels.length && /%s/.test(i.labels[0].textContent));
+  const r = %s;
   if (!r) return '';
   // Press towards the end with room for every press, so each one changes
   // the value.
@@ -707,7 +707,7 @@ func slider(browser context.Context, url string, presses int, label string, look
   if (right >= %[2]d) return '→' + r.id;
   if (left >= %[2]d) return '←' + r.id;
   return '!room for ' + Math.max(left, right) + ' presses';
-})()`, label, presses))
+})()`, e2e.SliderJS(label), presses))
 	switch {
 	case err != nil:
 		in.err = err

@@ -79,9 +79,9 @@ func main() {
 // before: the last press's redraw is what the screenshot shows.
 func pressOn(ctx context.Context, t *chromedp.Target, console *e2e.Console, label string, presses int, pause time.Duration) error {
 	id, err := e2e.Eval[string](ctx, fmt.Sprintf(`(() => {
-  const r = [...document.querySelectorAll('#controls input[type=range]')].find((i) => i.labels.length && new RegExp(%q).test(i.labels[0].textContent));
+  const r = %s;
   return r ? r.id : '';
-})()`, label))
+})()`, e2e.SliderJS(label)))
 	if err != nil {
 		return err
 	}
