@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/refreshlab/refreshlab/core/category"
 	"github.com/refreshlab/refreshlab/core/cluster"
@@ -79,7 +80,8 @@ type Lab struct {
 	uploads  []*dataset.Dataset
 	policies []refresh.Descriptor
 	memo     map[memoKey]*memoEntry
-	ran      map[ranKey]PolicyResult // see remembered
+	ran      recent[ranKey, PolicyResult]   // see remembered
+	cost     recent[costKey, time.Duration] // per repeat; see Split
 }
 
 type memoKey struct{ dataset, key string }
@@ -116,7 +118,9 @@ func (l *Lab) memoFor(id string) func(string, func() (any, error)) (any, error) 
 
 // New returns a lab with the bundled datasets and every policy.
 func New() *Lab {
-	return &Lab{bundled: BundledDatasets(), built: map[string]*dataset.Dataset{}, policies: Policies()}
+	l := &Lab{bundled: BundledDatasets(), built: map[string]*dataset.Dataset{}, policies: Policies()}
+	l.ran.max, l.cost.max = MaxRan, MaxRan
+	return l
 }
 
 // Datasets lists the bundled datasets, then the uploaded ones.
@@ -167,11 +171,8 @@ func (l *Lab) AddUpload(d *dataset.Dataset) {
 			delete(l.memo, k)
 		}
 	}
-	for k := range l.ran {
-		if k.dataset == d.Info.ID {
-			delete(l.ran, k)
-		}
-	}
+	l.ran.drop(func(k ranKey) bool { return k.dataset == d.Info.ID })
+	l.cost.drop(func(k costKey) bool { return k.dataset == d.Info.ID })
 	l.uploads = append(l.uploads, d)
 	if len(l.uploads) > MaxUploads {
 		l.uploads = slices.Delete(l.uploads, 0, len(l.uploads)-MaxUploads)

@@ -2,11 +2,11 @@ package lab
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"time"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/param"
@@ -191,8 +191,8 @@ func (l *Lab) Run(spec Spec) (res *Result, err error) {
 	return res, nil
 }
 
-// MaxRan bounds how many policy results the lab remembers (remembered);
-// past it, the memory starts afresh. Results with per-site estimates of
+// MaxRan is how many policy results the lab remembers at least (remembered),
+// and at most twice as many (recent). Results with per-site estimates of
 // more than MaxRanSites sites are not remembered, so that the memory
 // stays within a few tens of megabytes in the browser.
 const (
@@ -214,28 +214,27 @@ type ranKey struct {
 // never on the policies beside it (Stream), so a control that changes one
 // policy of a lesson reruns that policy alone.
 func (l *Lab) remembered(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refresh.Descriptor, buf *runBuf) (PolicyResult, error) {
-	params, err := json.Marshal(spec.Policies[i].Params) // map keys sorted
+	k, err := keyOf(d.Info.ID, spec, i)
 	if err != nil || !remember {
 		return runPolicy(sim, d, spec, i, desc, l.memoFor(d.Info.ID), buf)
 	}
-	k := ranKey{d.Info.ID, spec.Budget, spec.Cycles, spec.Repeats, spec.Seed, desc.ID, string(params)}
 	l.mu.Lock()
-	pr, ok := l.ran[k]
+	pr, ok := l.ran.get(k)
 	l.mu.Unlock()
 	if ok {
 		return pr, nil
 	}
-	if pr, err = runPolicy(sim, d, spec, i, desc, l.memoFor(d.Info.ID), buf); err != nil {
+	start := time.Now()
+	var built time.Duration
+	if pr, err = runPolicy(sim, d, spec, i, desc, l.timedMemo(d.Info.ID, &built), buf); err != nil {
 		return pr, err
 	}
+	l.noteCost(k, time.Since(start)-built)
 	if pr.Sites != nil && len(pr.Sites.Sites) > MaxRanSites {
 		return pr, nil // an upload's thousands of sites: too big to keep many of
 	}
 	l.mu.Lock()
-	if l.ran == nil || len(l.ran) >= MaxRan {
-		l.ran = map[ranKey]PolicyResult{}
-	}
-	l.ran[k] = pr
+	l.ran.put(k, pr)
 	l.mu.Unlock()
 	return pr, nil
 }

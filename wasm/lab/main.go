@@ -8,9 +8,15 @@
 // an upload, and calls
 // globalThis.onRefreshLabReady() once it is ready. State (uploaded datasets,
 // generated ones) lives as long as the worker.
+//
+// Two instances in two workers share a dear run (lab.Split): split(spec)
+// returns [mine, theirs] (specs in JSON) or null, share(spec) the results
+// of spec that this instance holds, for the other's adopt(shared), which
+// returns an error message or null.
 package main
 
 import (
+	"encoding/json"
 	"net/url"
 	"runtime"
 	"runtime/debug"
@@ -25,7 +31,8 @@ func main() {
 	// WebAssembly every collection stops the one thread that answers the
 	// learner: collect four times less often than the default.
 	debug.SetGCPercent(400)
-	rt := api.New(lab.New())
+	l := lab.New()
+	rt := api.New(l)
 	handle := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		req := request(args)
 		resp := respond(rt.Serve(req))
@@ -40,14 +47,62 @@ func main() {
 		}
 		return resp
 	})
+	split := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		spec, ok := specOf(args)
+		if !ok {
+			return nil
+		}
+		mine, theirs, ok := l.Split(spec)
+		if !ok {
+			return nil
+		}
+		a, err1 := json.Marshal(mine)
+		b, err2 := json.Marshal(theirs)
+		if err1 != nil || err2 != nil {
+			return nil
+		}
+		return js.ValueOf([]any{string(a), string(b)})
+	})
+	share := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		spec, ok := specOf(args)
+		if !ok {
+			return nil
+		}
+		out, err := l.Export(spec)
+		if err != nil {
+			return nil
+		}
+		return string(out)
+	})
+	adopt := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) == 0 || args[0].Type() != js.TypeString {
+			return "adopt: want the shared results as a string"
+		}
+		if err := l.Import([]byte(args[0].String())); err != nil {
+			return err.Error()
+		}
+		return nil
+	})
 	js.Global().Set("refreshLab", js.ValueOf(map[string]any{
 		"handle":  handle,
+		"split":   split,
+		"share":   share,
+		"adopt":   adopt,
 		"version": api.Version,
 	}))
 	if ready := js.Global().Get("onRefreshLabReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
 	}
 	select {} // keep the instance alive for the next request
+}
+
+// specOf reads a spec in JSON from the first argument.
+func specOf(args []js.Value) (lab.Spec, bool) {
+	var spec lab.Spec
+	if len(args) == 0 || args[0].Type() != js.TypeString {
+		return spec, false
+	}
+	return spec, json.Unmarshal([]byte(args[0].String()), &spec) == nil
 }
 
 // bigBody is the request size past which the module collects garbage at
