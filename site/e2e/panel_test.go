@@ -1,9 +1,13 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"math"
+	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -283,4 +287,72 @@ func TestBrowserPressDuringFullRun(t *testing.T) {
 	if s := tb.urlSpec(); fmt.Sprint(s.Budget) != got.Value {
 		t.Errorf("after the full run the address says budget %d, the slider %s", s.Budget, got.Value)
 	}
+}
+
+// TestBrowserSharedRun checks the helper worker on the clustering lesson,
+// whose previews are dear: its warm-up pairs the lab with a helper, a run
+// with charts is then split between the two workers, its result is the
+// native lab's for the same spec (to the last bits of the ages, as
+// TestBrowserServerEngine allows), and a press says it ran on two workers.
+func TestBrowserSharedRun(t *testing.T) {
+	e := setup(t)
+	tb := e.open(t, "/lessons/clustering-pages.html")
+	tb.waitRender(0)
+	tb.waitFor("the warm-up to pair the lab with a helper", `window.__refreshLab.paired === true`)
+	spec := tb.addressSpec()
+	var s map[string]any
+	if err := json.Unmarshal([]byte(spec), &s); err != nil {
+		t.Fatalf("the address spec %s: %v", spec, err)
+	}
+	// The helper first runs the lesson on its own; until then a run is the
+	// lab worker's alone. Ask for previews of new seeds until one is shared.
+	type shareReply struct {
+		Shared bool
+		Status int
+		Body   string
+		Spec   string
+	}
+	var got shareReply
+	for seed := 9001; seed < 9061 && !got.Shared; seed++ {
+		s["seed"], s["repeats"] = seed, 1
+		one, _ := json.Marshal(s)
+		got = evalJS[shareReply](tb, fmt.Sprintf(`(async () => {
+  const api = await import('/js/api.js');
+  const { run } = await api.runWithCharts(JSON.parse(%s), []);
+  await new Promise((res) => setTimeout(res, 50));
+  return { Shared: run.shared, Status: run.status, Body: run.body, Spec: %[1]s };
+})()`, strconv.Quote(string(one))))
+		if got.Status != 200 {
+			t.Fatalf("runWithCharts answered %d: %.300s", got.Status, got.Body)
+		}
+	}
+	if !got.Shared {
+		t.Fatal("no run of the 60 asked for was shared with the helper")
+	}
+	resp, err := http.Post(e.url+"/api/run", "application/json", strings.NewReader(got.Spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	native, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var w, n any
+	if err := json.Unmarshal([]byte(got.Body), &w); err != nil {
+		t.Fatalf("shared /api/run: %v", err)
+	}
+	if err := json.Unmarshal(native, &n); err != nil {
+		t.Fatalf("native /api/run: %v", err)
+	}
+	var inexact int
+	for _, d := range diffJSON("", w, n, &inexact) {
+		t.Errorf("the shared run and the native one differ at %s", d)
+	}
+	t.Logf("the shared run agrees with the native lab; %d numbers differ in the last bits (ages, as core/synth documents)", inexact)
+
+	renders := evalJS[int](tb, `window.__refreshLab.renders`)
+	tb.do(chromedp.Focus(chromedp.CSS("#controls input[type=range]")), chromedp.KeyEvent(kb.ArrowRight))
+	tb.waitRender(renders)
+	if status := evalJS[string](tb, `document.getElementById('status').textContent`); !strings.Contains(status, "on two workers") {
+		t.Errorf("after a press the status says %q, want it to say the preview ran on two workers", status)
+	}
+	tb.shot("12-shared-run", "#experiment")
 }

@@ -413,6 +413,7 @@ type phase struct {
 	Worker                          float64 // of Run: the Go call in the worker
 	Delivery                        float64 // of Run: the answer waiting for the page's thread
 	Ahead                           bool    // drawn from a preview computed ahead
+	Shared                          bool    // computed by the lab's worker and its helper
 }
 
 // uploadFigure is the million-row upload.
@@ -781,7 +782,7 @@ func slider(browser context.Context, url string, presses int, label string, look
 		return in
 	}
 	in.timings = all[start:]
-	phases, err := e2e.Eval[[]phase](ctx, `(window.__refreshLab.phases || []).map((p) => ({Queued: p.queued, Run: p.run, Charts: p.charts, DOM: p.dom, Frame: p.frame, Worker: p.worker || 0, Delivery: p.delivery || 0, Ahead: !!p.ahead}))`)
+	phases, err := e2e.Eval[[]phase](ctx, `(window.__refreshLab.phases || []).map((p) => ({Queued: p.queued, Run: p.run, Charts: p.charts, DOM: p.dom, Frame: p.frame, Worker: p.worker || 0, Delivery: p.delivery || 0, Ahead: !!p.ahead, Shared: !!p.shared}))`)
 	if err == nil && len(phases) >= len(all) {
 		in.phases = phases[len(phases)-len(in.timings):]
 	}
@@ -1085,7 +1086,7 @@ func interactionRows(t *table, br *browserFigures, brErr error) {
 				}
 				return measure.Quantile(xs, 0.5)
 			}
-			value += fmt.Sprintf("; medians: queued %.0f, run %.0f (in Go %.0f, delivery %.0f), charts %.0f, DOM %.0f, frame %.0f ms",
+			value += fmt.Sprintf("; medians: queued %.0f, run %.0f (in the workers %.0f, delivery %.0f), charts %.0f, DOM %.0f, frame %.0f ms",
 				med(func(p phase) float64 { return p.Queued }), med(func(p phase) float64 { return p.Run }), med(func(p phase) float64 { return p.Worker }),
 				med(func(p phase) float64 { return p.Delivery }),
 				med(func(p phase) float64 { return p.Charts }), med(func(p phase) float64 { return p.DOM }),
@@ -1098,6 +1099,15 @@ func interactionRows(t *table, br *browserFigures, brErr error) {
 					}
 				}
 				value += fmt.Sprintf("; %d of %d drawn from look-ahead", n, len(in.phases))
+			}
+			shared := 0
+			for _, p := range in.phases {
+				if p.Shared {
+					shared++
+				}
+			}
+			if shared > 0 {
+				value += fmt.Sprintf("; %d of %d on two workers", shared, len(in.phases))
 			}
 		}
 		t.add(name, value, "p95 < 50 ms", verdict(p95 < 50))

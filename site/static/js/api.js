@@ -82,7 +82,7 @@ class WorkerEngine {
         const p = this.pending.get(m.id);
         if (!p) return;
         this.pending.delete(m.id);
-        const r = response(m.status, m.contentType, m.body, m.ms, { received: m.received, answered: m.answered, posted: m.posted, sent: p.sent, delivered: performance.timeOrigin + performance.now() });
+        const r = response(m.status, m.contentType, m.body, m.ms, { shared: !!m.shared, received: m.received, answered: m.answered, posted: m.posted, sent: p.sent, delivered: performance.timeOrigin + performance.now() });
         if (!p.batch) p.resolve(r);
         else if (!m.charts) p.resolve({ run: r, charts: [] }); // the run failed, or the module did
         else p.resolve({ run: r, charts: m.charts.map((c) => response(c.status, c.contentType, c.body, c.ms)) });
@@ -90,7 +90,28 @@ class WorkerEngine {
     }
   }
 
+  /**
+   * Gives the lab's worker a helper, a second worker it shares dear runs
+   * with over a MessageChannel (lab-worker.js), where the machine has a
+   * second core for it. Once per engine; the helper first runs spec (a
+   * lesson's, in JSON) on its own, so that it holds what the lesson's
+   * policies derive from the dataset before it takes a part of any run.
+   */
+  pair(spec) {
+    if (this.helper || this.dead || !(navigator.hardwareConcurrency >= 2)) return false;
+    const ch = new MessageChannel();
+    this.helper = new Worker(new URL('lab-worker.js', import.meta.url));
+    this.helper.onerror = (e) => e.preventDefault(); // the lab's worker then shares no more
+    this.helper.postMessage({ type: 'serve', port: ch.port2 }, [ch.port2]);
+    this.worker.postMessage({ type: 'pair', port: ch.port1, warm: spec }, [ch.port1]);
+    return true;
+  }
+
   fail(message) {
+    if (this.helper) {
+      this.helper.terminate();
+      this.helper = null;
+    }
     setEngine('error', message);
     this.rejectReady(new Error(message));
     for (const p of this.pending.values()) p.resolve(errorResponse(503, message));
@@ -186,6 +207,15 @@ export function request(method, path, options) {
  */
 export function runWithCharts(spec, charts) {
   return getEngine().runWithCharts(spec, charts);
+}
+
+/**
+ * Pairs the lab with a helper worker for dear runs (WorkerEngine.pair);
+ * reports whether it did. The server engine has no use for one.
+ */
+export function pair(spec) {
+  const e = getEngine();
+  return e.pair ? e.pair(JSON.stringify(spec)) : false;
 }
 
 /** POSTs v as JSON. */

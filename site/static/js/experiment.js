@@ -7,7 +7,7 @@
 // the previews of its next values are computed ahead (lookAhead), so a key
 // press draws one without waiting for the lab.
 
-import { request, post, runWithCharts, errorOf, onEngine, engineName } from './api.js';
+import { request, post, runWithCharts, pair, errorOf, onEngine, engineName } from './api.js';
 import { restoreUpload } from './uploads.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -368,6 +368,10 @@ const AHEAD_MAX_MS = 2 * PREVIEW_MS;
 // slider dragged with the pointer gets no such look-ahead: its next value
 // is anyone's guess.
 const AHEAD_KEYS_MAX_MS = 300;
+// A lesson whose previews of one repeat take longer than this (two in its
+// warm-up, or one a press asked for) pairs the lab with a helper worker
+// (api.js pair) that computes part of each dear run on the second core.
+const PAIR_MS = 40;
 
 class Experiment {
   constructor(root, config, options) {
@@ -641,6 +645,7 @@ class Experiment {
   async warmUp() {
     const base = clone(this.spec);
     const t0 = performance.now();
+    let least = Infinity; // the quickest warm-up run: the least compiling in it
     for (let i = 1; i <= WARM_RUNS && performance.now() - t0 < WARM_MS; i++) {
       await new Promise((res) => setTimeout(res, 20));
       if (this.running || this.pending || this.refineTimer && this.pendingInputAt) return;
@@ -651,7 +656,11 @@ class Experiment {
       (this.probe.warm = this.probe.warm || []).push({ repeats: ran.repeats, of: spec.repeats });
       // Not counted in the pace: these run while the browser still
       // compiles, slower than any press will.
+      const t = performance.now();
       await post('/api/run', ran);
+      least = Math.min(least, performance.now() - t);
+      // Two previews of one repeat over PAIR_MS: a dear lesson.
+      if (i >= 2 && ran.repeats === 1 && least > PAIR_MS && pair(ran)) this.probe.paired = true;
     }
   }
 
@@ -813,6 +822,8 @@ class Experiment {
     // part) counts at the pace of all of them, the size every other run has.
     const atFull = preview && preview.part ? workMs / preview.part : workMs;
     if (workMs > 2) this.pace.add(result.spec.repeats, atFull);
+    // A preview of one repeat over PAIR_MS, alone: a dear lesson.
+    if (preview && preview.repeats === 1 && !r.shared && workMs > PAIR_MS && pair(spec)) this.probe.paired = true;
     const ran = result.spec.estimate;
     if (ran && !preview) this.estimatePages = ran.pages;
     const bad = svgs.find((c) => !c.ok);
@@ -833,9 +844,10 @@ class Experiment {
       ? `${s.policies.length} ${s.policies.length === 1 ? 'estimator' : 'estimators'} × ${s.repeats} repeats × ${es.epochs} crawls of ${es.pages.toLocaleString()} pages${result.sweep ? ` × ${result.sweep.values.length + 1} settings` : ''}`
       : `${s.policies.length} ${s.policies.length === 1 ? 'policy' : 'policies'} × ${s.repeats} repeats × ${s.cycles} ${unit}${s.cycles === 1 ? '' : 's'} of ${result.dataset.pages.toLocaleString()} pages`;
     const early = ahead ? ', computed ahead while the slider had the focus' : '';
+    const two = r.shared ? ' on two workers' : '';
     this.setStatus(preview
-      ? `Preview from ${preview.repeats} of ${preview.of} repeats${preview.values ? ` at ${preview.values} of the sweep's ${preview.ofValues} values` : ''}: ran in ${Math.round(runMs)} ms${early}. All ${preview.of} follow when you pause.`
-      : `${shape}: ran in ${Math.round(runMs)} ms${early}, drawn in ${Math.round(total - runMs)} ms ${where}.`);
+      ? `Preview from ${preview.repeats} of ${preview.of} repeats${preview.values ? ` at ${preview.values} of the sweep's ${preview.ofValues} values` : ''}: ran in ${Math.round(runMs)} ms${two}${early}. All ${preview.of} follow when you pause.`
+      : `${shape}: ran in ${Math.round(runMs)} ms${two}${early}, drawn in ${Math.round(total - runMs)} ms ${where}.`);
     this.root.classList.toggle('preview', !!preview);
     const tDrawn = performance.now();
     await new Promise((res) => requestAnimationFrame(() => res()));
@@ -848,7 +860,7 @@ class Experiment {
       // the charts, the DOM, the next frame.
       (this.probe.phases = this.probe.phases || []).push({
         queued: t0 - inputAt, run: runMs, charts: chartMs, dom: tDrawn - tRun, frame: tFrame - tDrawn,
-        repeats: result.spec.repeats, pages: result.spec.estimate && result.spec.estimate.pages, worker: r.ms, ahead: !!ahead,
+        repeats: result.spec.repeats, pages: result.spec.estimate && result.spec.estimate.pages, worker: r.ms, ahead: !!ahead, shared: !!r.shared,
         toWorker: r.received - r.sent, fromWorker: r.delivered - r.answered, delivery: r.delivered - r.posted,
       });
     }

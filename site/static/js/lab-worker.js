@@ -2,6 +2,12 @@
 // answering API requests posted by api.js, so the page never blocks while
 // the core computes. If the instance ever exits, the worker reports it and
 // api.js starts a new worker.
+//
+// On a machine with two cores a lesson whose runs are dear pairs this
+// worker with a helper, a second worker running this same script (api.js
+// pair): the two talk over a MessageChannel, this one splits each dear run
+// of a bundled dataset between them (lab.Split), and the helper hands its
+// results over (share, adopt). The answer is the same as without it.
 /* global Go */
 importScripts('wasm_exec.js');
 
@@ -41,11 +47,99 @@ async function readBlob(blob, id) {
   return out;
 }
 
+// The helper this worker shares dear runs with, once paired: its port, and
+// whether it has run the lesson's spec once (warm), building what its
+// policies derive from the dataset, so no shared run waits for that.
+let helper = null;
+// A shared run in progress: requests that come meanwhile wait for it, so
+// they are answered in order, as they are without a helper.
+let sharing = null;
+// How long a shared run waits for the helper before computing its part
+// itself (and sharing no more: the helper is gone or stuck).
+const HELPER_TIMEOUT_MS = 5000;
+
+// ask sends the helper a spec to run; the promise gives its answer, or null
+// after HELPER_TIMEOUT_MS (when wait).
+function ask(spec, warm, wait) {
+  const id = helper.next++;
+  return new Promise((resolve) => {
+    helper.waiting.set(id, resolve);
+    helper.port.postMessage({ id, spec, warm });
+    if (wait) {
+      setTimeout(() => {
+        if (!helper.waiting.delete(id)) return;
+        helper.gone = true;
+        resolve(null);
+      }, HELPER_TIMEOUT_MS);
+    }
+  });
+}
+
+// warmHelper has the helper run spec once on its own (see helper).
+function warmHelper(spec) {
+  if (helper.warming) return;
+  helper.warming = true;
+  ask(spec, true, false).then((m) => { helper.warm = !!(m && m.warmed); });
+}
+
+// share computes the run of spec (JSON) with the helper, when it is worth
+// it: the helper runs its part while this worker runs the rest, and adopts
+// the helper's results, so that the run that follows remembers them all.
+// It reports whether it shared.
+async function share(spec) {
+  if (!helper || helper.gone) return false;
+  if (!helper.warm) {
+    warmHelper(spec);
+    return false;
+  }
+  try {
+    const parts = self.refreshLab.split(spec);
+    if (!parts) return false;
+    const answer = ask(parts[1], false, true);
+    self.refreshLab.handle('POST', '/api/run', '', parts[0]);
+    const m = await answer;
+    return !!(m && m.shared) && self.refreshLab.adopt(m.shared) === null;
+  } catch {
+    return false; // the run that follows computes what is missing
+  }
+}
+
+// serve answers the paired worker: it runs each spec it is sent and hands
+// back what it computed (or, for the warm-up, whether it ran).
+function serve(port) {
+  port.onmessage = async (e) => {
+    const { id, spec, warm } = e.data;
+    let out = { id };
+    try {
+      await ready;
+      const r = self.refreshLab.handle('POST', '/api/run', '', spec);
+      out = warm ? { id, warmed: r.status === 200 } : { id, shared: r.status === 200 ? self.refreshLab.share(spec) : null };
+    } catch (err) {
+      // The paired worker computes the part itself.
+    }
+    port.postMessage(out);
+  };
+}
+
 self.onmessage = async (e) => {
   const received = performance.timeOrigin + performance.now();
+  if (e.data.type === 'pair') {
+    helper = { port: e.data.port, next: 1, waiting: new Map(), warm: false, warming: false, gone: false };
+    helper.port.onmessage = (m) => {
+      const resolve = helper.waiting.get(m.data.id);
+      if (resolve && helper.waiting.delete(m.data.id)) resolve(m.data);
+    };
+    if (typeof e.data.warm === 'string') warmHelper(e.data.warm);
+    return;
+  }
+  if (e.data.type === 'serve') {
+    serve(e.data.port);
+    return;
+  }
   const { id, method, path, query, body } = e.data;
   try {
     await ready;
+    while (sharing) await sharing;
     let payload = body;
     let total = 0;
     if (body instanceof Blob) {
@@ -61,6 +155,17 @@ self.onmessage = async (e) => {
       }
     };
     const t0 = performance.now();
+    // A lesson's run with charts (runWithCharts) on a dear spec: share its
+    // policies with the helper first; the run below then remembers them.
+    let shared = false;
+    if (helper && e.data.charts && method === 'POST' && path === '/api/run' && typeof payload === 'string') {
+      sharing = share(payload);
+      try {
+        shared = await sharing;
+      } finally {
+        sharing = null;
+      }
+    }
     const r = self.refreshLab.handle(method, path, query || '', payload ?? '', progress);
     const t1 = performance.now();
     // A run with charts (api.js runWithCharts): draw each chart of the
@@ -75,7 +180,7 @@ self.onmessage = async (e) => {
       });
     }
     postMessage({
-      type: 'response', id, status: r.status, contentType: r.contentType, body: r.body, ms: t1 - t0, charts,
+      type: 'response', id, status: r.status, contentType: r.contentType, body: r.body, ms: t1 - t0, charts, shared,
       // When the worker got the request and answered it (ms since the epoch),
       // so the page can tell waiting from working.
       received, answered: performance.timeOrigin + t1, posted: performance.timeOrigin + performance.now(),
