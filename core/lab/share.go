@@ -64,8 +64,8 @@ func (l *Lab) timedMemo(id string, built *time.Duration) func(string, func() (an
 // expected to cost at least SplitMin, and no part takes more than 85% of
 // it. Policies the lab remembers belong to neither part.
 func (l *Lab) Split(spec Spec) (mine, theirs Spec, ok bool) {
-	spec, d, err := l.Resolve(spec)
-	if err != nil || spec.Kind != KindRefresh || spec.Sweep != nil || !l.isBundled(d.Info.ID) {
+	spec, keys, err := l.distinctKeys(spec)
+	if err != nil || spec.Sweep != nil || !l.isBundled(spec.Dataset.ID) {
 		return mine, theirs, false
 	}
 	type job struct {
@@ -75,16 +75,8 @@ func (l *Lab) Split(spec Spec) (mine, theirs Spec, ok bool) {
 	var jobs []job
 	var total time.Duration
 	l.mu.Lock()
-	for i, ps := range spec.Policies {
-		if sameAs(spec.Policies[:i], ps) >= 0 {
-			continue
-		}
-		k, err := keyOf(d.Info.ID, spec, i)
-		if err != nil {
-			l.mu.Unlock()
-			return mine, theirs, false
-		}
-		if _, done := l.ran.get(k); done {
+	for _, k := range keys {
+		if _, done := l.ran.get(k.ranKey); done {
 			continue
 		}
 		c, known := l.cost.get(k.cost())
@@ -93,7 +85,7 @@ func (l *Lab) Split(spec Spec) (mine, theirs Spec, ok bool) {
 			return mine, theirs, false
 		}
 		c *= time.Duration(spec.Repeats)
-		jobs = append(jobs, job{i, c})
+		jobs = append(jobs, job{k.i, c})
 		total += c
 	}
 	l.mu.Unlock()
@@ -157,25 +149,15 @@ type shared struct {
 // spec's policies and what each cost: after Run(spec), all of them but
 // those too big to remember (MaxRanSites).
 func (l *Lab) Export(spec Spec) ([]byte, error) {
-	spec, d, err := l.Resolve(spec)
+	_, keys, err := l.distinctKeys(spec)
 	if err != nil {
 		return nil, err
-	}
-	if spec.Kind != KindRefresh {
-		return nil, fmt.Errorf("lab: only refresh runs are shared, not %q", spec.Kind)
 	}
 	out := []shared{}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for i, ps := range spec.Policies {
-		if sameAs(spec.Policies[:i], ps) >= 0 {
-			continue
-		}
-		k, err := keyOf(d.Info.ID, spec, i)
-		if err != nil {
-			return nil, err
-		}
-		pr, ok := l.ran.get(k)
+	for _, k := range keys {
+		pr, ok := l.ran.get(k.ranKey)
 		if !ok {
 			continue
 		}
@@ -183,6 +165,36 @@ func (l *Lab) Export(spec Spec) ([]byte, error) {
 		out = append(out, shared{k.dataset, k.budget, k.cycles, k.repeats, k.seed, k.policy, k.params, c, pr})
 	}
 	return json.Marshal(out)
+}
+
+// keyAt is the ranKey of policy i of a spec.
+type keyAt struct {
+	ranKey
+	i int
+}
+
+// distinctKeys resolves a refresh spec and returns the ranKey of each of
+// its policies but the copies (sameAs), whose results are their first's.
+func (l *Lab) distinctKeys(spec Spec) (Spec, []keyAt, error) {
+	spec, d, err := l.Resolve(spec)
+	if err != nil {
+		return spec, nil, err
+	}
+	if spec.Kind != KindRefresh {
+		return spec, nil, fmt.Errorf("lab: only refresh runs are shared, not %q", spec.Kind)
+	}
+	var keys []keyAt
+	for i, ps := range spec.Policies {
+		if sameAs(spec.Policies[:i], ps) >= 0 {
+			continue
+		}
+		k, err := keyOf(d.Info.ID, spec, i)
+		if err != nil {
+			return spec, nil, err
+		}
+		keys = append(keys, keyAt{k, i})
+	}
+	return spec, keys, nil
 }
 
 // Import remembers the results another lab exported (Export), as if this
