@@ -43,11 +43,21 @@ func (l *Lab) noteCost(k ranKey, d time.Duration) {
 }
 
 // timedMemo is memoFor(id) adding the time spent building values to
-// *built, so that a policy's cost leaves out what later runs reuse.
+// *built, so that a policy's cost leaves out what later runs reuse. A
+// build that builds other values (the combined feature set's codebook
+// needs the static features) is timed once, as a whole: timing the inner
+// builds too counted them twice, and made the policy's cost negative.
+// (One policy's builds run on one goroutine, so depth needs no lock.)
 func (l *Lab) timedMemo(id string, built *time.Duration) func(string, func() (any, error)) (any, error) {
 	memo := l.memoFor(id)
+	depth := 0
 	return func(key string, build func() (any, error)) (any, error) {
 		return memo(key, func() (any, error) {
+			depth++
+			defer func() { depth-- }()
+			if depth > 1 {
+				return build()
+			}
 			t := time.Now()
 			defer func() { *built += time.Since(t) }()
 			return build()

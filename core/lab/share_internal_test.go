@@ -222,3 +222,30 @@ func TestImportRejects(t *testing.T) {
 		})
 	}
 }
+
+// TestFirstRunCostsAreNotNegative runs the combined feature set's cluster
+// sampler once on a fresh lab: its first run builds the codebook, whose
+// build builds the static features. The build time is left out of the
+// policy's cost once; counting the inner build as well made the cost
+// negative (−125 ms), and Split then declined or misjudged the lesson's
+// runs.
+func TestFirstRunCostsAreNotNegative(t *testing.T) {
+	l := New()
+	spec := Spec{
+		Kind: KindRefresh, Dataset: DatasetRef{ID: "tan-webarchive-small"}, Budget: 880, Repeats: 1, Seed: 1,
+		Policies: []PolicySpec{{ID: "cluster-sampling", Params: param.Values{"featureSet": "combined"}}, {ID: "round-robin"}},
+	}
+	if _, err := l.Run(spec); err != nil {
+		t.Fatal(err)
+	}
+	_, keys, err := l.distinctKeys(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		c, ok := l.cost.get(k.cost())
+		if !ok || c < 0 {
+			t.Errorf("%s %s: cost %v (known %t), want a measured cost ≥ 0", k.policy, k.params, c, ok)
+		}
+	}
+}
