@@ -54,6 +54,10 @@ type Response struct {
 	Status      int
 	ContentType string
 	Body        []byte
+	// ResultID is the id of a run's result (POST /api/run), for chart
+	// requests, so that a caller in the same process need not decode the
+	// body to find it.
+	ResultID string
 }
 
 // MaxBody is the largest request body the API accepts (an upload of a few
@@ -148,11 +152,11 @@ func (rt *Router) run(req Request) Response {
 	if resp, ok := decode(req.Body, &spec); !ok {
 		return resp
 	}
-	_, body, err := rt.runCached(spec)
+	res, body, err := rt.runCached(spec)
 	if err != nil {
 		return specErrorResponse(err)
 	}
-	return Response{Status: 200, ContentType: "application/json", Body: body}
+	return Response{Status: 200, ContentType: "application/json", Body: body, ResultID: res.ID}
 }
 
 // runCached runs spec, or returns the result of the same spec run lately:

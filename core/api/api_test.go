@@ -146,8 +146,8 @@ func TestChartFromResult(t *testing.T) {
 	}
 }
 
-// TestResultsByID checks that a run's id draws charts without sending the
-// result back, that a repeated spec is answered from the cache with the
+// TestResultsByID checks that a run's id (in its body and its response's
+// ResultID) draws charts without sending the result back, that a repeated spec is answered from the cache with the
 // same body, and that an unknown id is a 404 saying what to send instead.
 func TestResultsByID(t *testing.T) {
 	rt := New(lab.New())
@@ -160,6 +160,9 @@ func TestResultsByID(t *testing.T) {
 	again, _ := serve(rt, "POST", "/api/run", "", spec)
 	if string(again.Body) != string(first.Body) {
 		t.Error("the same spec gave a different answer")
+	}
+	if first.ResultID != id || again.ResultID != id {
+		t.Errorf("the responses name results %q and %q, the body %q", first.ResultID, again.ResultID, id)
 	}
 	c, _ := serve(rt, "POST", "/api/chart", "", `{"id":"`+id+`","chart":{"type":"bars"}}`)
 	if c.Status != 200 || c.ContentType != "image/svg+xml" {

@@ -3,16 +3,18 @@
 // Command lab is the browser module: one long-lived Go instance, started in
 // a Web Worker by site/static/js/lab-worker.js, that answers the lab's API
 // without a server. It publishes globalThis.refreshLab.handle(method, path,
-// query, body[, progress]) returning {status, contentType, body}, where
-// body is a string or a Uint8Array and progress(bytesRead) is called during
-// an upload, and calls
+// query, body[, progress]) returning {status, contentType, body} (and a
+// run's resultID), where body is a string or a Uint8Array and
+// progress(bytesRead) is called during an upload, and calls
 // globalThis.onRefreshLabReady() once it is ready. State (uploaded datasets,
 // generated ones) lives as long as the worker.
 //
 // Two instances in two workers share a dear run (lab.Split): split(spec)
-// returns [mine, theirs] (specs in JSON) or null, share(spec) the results
-// of spec that this instance holds, for the other's adopt(shared), which
-// returns an error message or null.
+// returns [mine, theirs] (specs in JSON) or null, compute(spec) runs a
+// part so that the lab remembers its results (returning an error message
+// or null, without encoding a result nobody reads), share(spec) the
+// results of spec that this instance holds, for the other's
+// adopt(shared), which returns an error message or null.
 package main
 
 import (
@@ -63,6 +65,16 @@ func main() {
 		}
 		return js.ValueOf([]any{string(a), string(b)})
 	})
+	compute := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		spec, ok := specOf(args)
+		if !ok {
+			return "compute: want a spec in JSON"
+		}
+		if _, err := l.Run(spec); err != nil {
+			return err.Error()
+		}
+		return nil
+	})
 	share := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		spec, ok := specOf(args)
 		if !ok {
@@ -86,6 +98,7 @@ func main() {
 	js.Global().Set("refreshLab", js.ValueOf(map[string]any{
 		"handle":  handle,
 		"split":   split,
+		"compute": compute,
 		"share":   share,
 		"adopt":   adopt,
 		"version": api.Version,
@@ -141,10 +154,16 @@ func request(args []js.Value) api.Request {
 	return req
 }
 
+// respond is handle's answer: {status, contentType, body}, and a run's
+// resultID.
 func respond(resp api.Response) any {
-	return js.ValueOf(map[string]any{
+	out := map[string]any{
 		"status":      resp.Status,
 		"contentType": resp.ContentType,
 		"body":        string(resp.Body),
-	})
+	}
+	if resp.ResultID != "" {
+		out["resultID"] = resp.ResultID
+	}
+	return js.ValueOf(out)
 }

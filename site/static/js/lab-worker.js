@@ -96,7 +96,7 @@ async function share(spec) {
     const parts = self.refreshLab.split(spec);
     if (!parts) return false;
     const answer = ask(parts[1], false, true);
-    self.refreshLab.handle('POST', '/api/run', '', parts[0]);
+    self.refreshLab.compute(parts[0]);
     const m = await answer;
     return !!(m && m.shared) && self.refreshLab.adopt(m.shared) === null;
   } catch {
@@ -112,8 +112,8 @@ function serve(port) {
     let out = { id };
     try {
       await ready;
-      const r = self.refreshLab.handle('POST', '/api/run', '', spec);
-      out = warm ? { id, warmed: r.status === 200 } : { id, shared: r.status === 200 ? self.refreshLab.share(spec) : null };
+      const ran = self.refreshLab.compute(spec) === null;
+      out = warm ? { id, warmed: ran } : { id, shared: ran ? self.refreshLab.share(spec) : null };
     } catch (err) {
       // The paired worker computes the part itself.
     }
@@ -172,7 +172,7 @@ self.onmessage = async (e) => {
     // result here, by its id, and answer all of it in one message.
     let charts;
     if (e.data.charts && r.status === 200) {
-      const resultID = JSON.parse(r.body).id;
+      const resultID = r.resultID;
       charts = e.data.charts.map((chart) => {
         const c0 = performance.now();
         const c = self.refreshLab.handle('POST', '/api/chart', '', `{"id":${JSON.stringify(resultID)},"chart":${chart}}`);
