@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -403,7 +404,11 @@ type interaction struct {
 	pause     time.Duration // between a redraw and the next press (0: none)
 	timings   []float64     // input event → chart redrawn, from the page's probe
 	phases    []phase       // where each of those went, from the same probe
-	err       error
+	// After the presses, when some were shared: the WebAssembly memory of
+	// the lab's worker and of its helper (pairMemory), or why not.
+	labMem, helperMem float64
+	memErr            error
+	err               error
 }
 
 // phase splits one input-to-chart time: waiting for the previous run,
@@ -786,6 +791,9 @@ func slider(browser context.Context, url string, presses int, label string, look
 	if err == nil && len(phases) >= len(all) {
 		in.phases = phases[len(phases)-len(in.timings):]
 	}
+	if slices.ContainsFunc(in.phases, func(p phase) bool { return p.Shared }) {
+		in.labMem, in.helperMem, in.memErr = pairMemory(ctx, browser)
+	}
 	return in
 }
 
@@ -951,35 +959,16 @@ func readMemory(ctx, browser context.Context) memory {
 	}
 	m.pageUsed, m.pageTotal, m.pageBacking = h.UsedSize, h.TotalSize, h.BackingStorageSize
 	m.perfMemory, _ = e2e.Eval[float64](ctx, `performance.memory ? performance.memory.usedJSHeapSize : 0`)
-	// The lab worker of this tab: its parent frame is the tab's main
-	// frame, whose id is the tab's target id.
-	page := chromedp.FromContext(ctx).Target.TargetID
-	var worker target.ID
-	for deadline := time.Now().Add(5 * time.Second); worker == "" && time.Now().Before(deadline); {
-		infos, err := chromedp.Targets(browser)
-		if err != nil {
-			m.err = err
-			return m
-		}
-		for _, i := range infos {
-			if i.Type == "worker" && strings.HasSuffix(i.URL, "lab-worker.js") && (string(i.ParentFrameID) == string(page) || i.ParentID == page) {
-				worker = i.TargetID
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if worker == "" {
-		m.err = errors.New("no lab worker belongs to the upload tab")
+	var workers []target.ID
+	if workers, m.err = labWorkers(ctx, browser); m.err != nil {
 		return m
 	}
-	wctx, cancel := chromedp.NewContext(browser, chromedp.WithTargetID(worker), chromedp.WithDetachOnCancel())
+	wctx, cancel, err := attach(browser, workers[0])
+	if err != nil {
+		m.err = err
+		return m
+	}
 	defer cancel()
-	wctx, cancelWT := context.WithTimeout(wctx, 20*time.Second)
-	defer cancelWT()
-	if err := chromedp.Do(wctx); err != nil {
-		m.err = fmt.Errorf("attaching to the worker: %v", err)
-		return m
-	}
 	wh, err := chromedp.Call(wctx, cdpruntime.GetHeapUsage, cdp.Empty{})
 	if err != nil {
 		m.err = err
@@ -994,6 +983,74 @@ func readMemory(ctx, browser context.Context) memory {
 	}
 	m.wasm, m.err = wasmMemory(wctx)
 	return m
+}
+
+// labWorkers returns the workers of the tab of ctx that run lab-worker.js
+// (the lab's, and its helper if it has one): their parent frame is the
+// tab's main frame, whose id is the tab's target id. It waits up to 5 s
+// for one.
+func labWorkers(ctx, browser context.Context) ([]target.ID, error) {
+	page := chromedp.FromContext(ctx).Target.TargetID
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		infos, err := chromedp.Targets(browser)
+		if err != nil {
+			return nil, err
+		}
+		var ws []target.ID
+		for _, i := range infos {
+			if i.Type == "worker" && strings.HasSuffix(i.URL, "lab-worker.js") && (string(i.ParentFrameID) == string(page) || i.ParentID == page) {
+				ws = append(ws, i.TargetID)
+			}
+		}
+		if len(ws) > 0 {
+			return ws, nil
+		}
+	}
+	return nil, errors.New("no lab worker belongs to the tab")
+}
+
+// attach attaches to the worker id, for 20 s at most.
+func attach(browser context.Context, id target.ID) (context.Context, context.CancelFunc, error) {
+	wctx, cancel := chromedp.NewContext(browser, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
+	wctx, cancelT := context.WithTimeout(wctx, 20*time.Second)
+	done := func() { cancelT(); cancel() }
+	if err := chromedp.Do(wctx); err != nil {
+		done()
+		return nil, nil, fmt.Errorf("attaching to the worker: %v", err)
+	}
+	return wctx, done, nil
+}
+
+// pairMemory returns the WebAssembly memory of the lab's worker in the tab
+// of ctx and of its helper (lab-worker.js's helper: set in the lab's
+// worker once paired, null in the helper's).
+func pairMemory(ctx, browser context.Context) (lab, helper float64, err error) {
+	ws, err := labWorkers(ctx, browser)
+	if err != nil {
+		return 0, 0, err
+	}
+	var found [2]bool
+	for _, w := range ws {
+		wctx, cancel, err := attach(browser, w)
+		if err != nil {
+			return 0, 0, err
+		}
+		isLab, err1 := e2e.Eval[bool](wctx, `typeof helper !== 'undefined' && helper !== null`)
+		n, err2 := wasmMemory(wctx)
+		cancel()
+		if err := errors.Join(err1, err2); err != nil {
+			return 0, 0, err
+		}
+		if isLab {
+			lab, found[0] = n, true
+		} else {
+			helper, found[1] = n, true
+		}
+	}
+	if !found[0] || !found[1] {
+		return 0, 0, fmt.Errorf("found %d lab workers, not a lab and its helper", len(ws))
+	}
+	return lab, helper, nil
 }
 
 // wasmMemory returns the byte length of the Go instance's WebAssembly
@@ -1108,6 +1165,11 @@ func interactionRows(t *table, br *browserFigures, brErr error) {
 			}
 			if shared > 0 {
 				value += fmt.Sprintf("; %d of %d on two workers", shared, len(in.phases))
+				if in.memErr != nil {
+					value += "; the workers' memory: " + oneLine(in.memErr.Error(), 80)
+				} else {
+					value += fmt.Sprintf("; WebAssembly memory after the presses: the lab's worker %s, its helper %s", mib(in.labMem), mib(in.helperMem))
+				}
 			}
 		}
 		t.add(name, value, "p95 < 50 ms", verdict(p95 < 50))
