@@ -147,8 +147,9 @@ func TestChartFromResult(t *testing.T) {
 }
 
 // TestResultsByID checks that a run's id (in its body and its response's
-// ResultID) draws charts without sending the result back, that a repeated spec is answered from the cache with the
-// same body, and that an unknown id is a 404 saying what to send instead.
+// ResultID) draws charts without sending the result back, that a repeated
+// spec is answered from the cache with the same body, and that an unknown
+// id is a 404 saying what to send instead.
 func TestResultsByID(t *testing.T) {
 	rt := New(lab.New())
 	spec := `{"dataset":{"id":"taleghani-example"},"repeats":5,"policies":[{"id":"site-greedy"},{"id":"oracle"}]}`

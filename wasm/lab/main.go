@@ -19,6 +19,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"runtime"
 	"runtime/debug"
@@ -65,7 +66,14 @@ func main() {
 		}
 		return js.ValueOf([]any{string(a), string(b)})
 	})
-	compute := js.FuncOf(func(_ js.Value, args []js.Value) any {
+	compute := js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
+		// As the router does for handle: a failure is an answer, and the
+		// instance lives on.
+		defer func() {
+			if r := recover(); r != nil {
+				out = fmt.Sprintf("compute: the lab failed: %v", r)
+			}
+		}()
 		spec, ok := specOf(args)
 		if !ok {
 			return "compute: want a spec in JSON"
