@@ -50,7 +50,7 @@ func main() {
 		}
 		return resp
 	})
-	split := js.FuncOf(func(_ js.Value, args []js.Value) any {
+	split := guarded(noShare, func(args []js.Value) any {
 		spec, ok := specOf(args)
 		if !ok {
 			return nil
@@ -66,14 +66,7 @@ func main() {
 		}
 		return js.ValueOf([]any{string(a), string(b)})
 	})
-	compute := js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
-		// As the router does for handle: a failure is an answer, and the
-		// instance lives on.
-		defer func() {
-			if r := recover(); r != nil {
-				out = fmt.Sprintf("compute: the lab failed: %v", r)
-			}
-		}()
+	compute := guarded(failed("compute"), func(args []js.Value) any {
 		spec, ok := specOf(args)
 		if !ok {
 			return "compute: want a spec in JSON"
@@ -83,7 +76,7 @@ func main() {
 		}
 		return nil
 	})
-	share := js.FuncOf(func(_ js.Value, args []js.Value) any {
+	share := guarded(noShare, func(args []js.Value) any {
 		spec, ok := specOf(args)
 		if !ok {
 			return nil
@@ -94,7 +87,7 @@ func main() {
 		}
 		return string(out)
 	})
-	adopt := js.FuncOf(func(_ js.Value, args []js.Value) any {
+	adopt := guarded(failed("adopt"), func(args []js.Value) any {
 		if len(args) == 0 || args[0].Type() != js.TypeString {
 			return "adopt: want the shared results as a string"
 		}
@@ -115,6 +108,30 @@ func main() {
 		ready.Invoke()
 	}
 	select {} // keep the instance alive for the next request
+}
+
+// guarded is js.FuncOf(f), answering onPanic(r) when f panics with r, so
+// that a failure is an answer and the instance lives on (the router does
+// as much for handle's requests).
+func guarded(onPanic func(r any) any, f func(args []js.Value) any) js.Func {
+	return js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
+		defer func() {
+			if r := recover(); r != nil {
+				out = onPanic(r)
+			}
+		}()
+		return f(args)
+	})
+}
+
+// noShare is split's and share's answer to a panic: nothing to share, so
+// the paired worker computes the run itself.
+func noShare(any) any { return nil }
+
+// failed returns compute's or adopt's answer to a panic: the error message
+// they answer with.
+func failed(name string) func(r any) any {
+	return func(r any) any { return fmt.Sprintf("%s: the lab failed: %v", name, r) }
 }
 
 // specOf reads a spec in JSON from the first argument.
