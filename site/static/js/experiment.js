@@ -634,6 +634,14 @@ class Experiment {
   }
 
   /**
+   * Pairs the lab with a helper worker (api.js pair) when a preview of one
+   * repeat of spec took ms, over PAIR_MS: a dear lesson.
+   */
+  pairIfDear(spec, ms) {
+    if (ms > PAIR_MS && pair(spec)) this.probe.paired = true;
+  }
+
+  /**
    * Runs previews of the lesson's experiment with other seeds, unseen and
    * undrawn, while the learner reads: the browser compiles the WebAssembly
    * module's hot paths fully only after they have run a while, and the
@@ -660,7 +668,7 @@ class Experiment {
       await post('/api/run', ran);
       least = Math.min(least, performance.now() - t);
       // Two previews of one repeat over PAIR_MS: a dear lesson.
-      if (i >= 2 && ran.repeats === 1 && least > PAIR_MS && pair(ran)) this.probe.paired = true;
+      if (i >= 2 && ran.repeats === 1) this.pairIfDear(ran, least);
     }
   }
 
@@ -823,7 +831,7 @@ class Experiment {
     const atFull = preview && preview.part ? workMs / preview.part : workMs;
     if (workMs > 2) this.pace.add(result.spec.repeats, atFull);
     // A preview of one repeat over PAIR_MS, alone: a dear lesson.
-    if (preview && preview.repeats === 1 && !r.shared && workMs > PAIR_MS && pair(spec)) this.probe.paired = true;
+    if (preview && preview.repeats === 1 && !r.shared) this.pairIfDear(spec, workMs);
     const ran = result.spec.estimate;
     if (ran && !preview) this.estimatePages = ran.pages;
     const bad = svgs.find((c) => !c.ok);
