@@ -356,3 +356,38 @@ func TestBrowserSharedRun(t *testing.T) {
 	}
 	tb.shot("12-shared-run", "#experiment")
 }
+
+// TestBrowserHelperThatCannotRun pairs the lab with a helper whose first
+// run fails (a warm-up spec that is no spec stands in for a helper that
+// could not start): the page lets the helper go, pairs no more, and runs
+// go on in the lab's worker alone.
+func TestBrowserHelperThatCannotRun(t *testing.T) {
+	e := setup(t)
+	tb := e.open(t, "/lessons/naive-estimate.html")
+	tb.waitRender(0)
+	if evalJS[int](tb, `navigator.hardwareConcurrency`) < 2 {
+		t.Skip("one core: the lab never pairs")
+	}
+	if !evalJS[bool](tb, `import('/js/api.js').then((api) => api.pair('no spec'))`) {
+		t.Fatal("pair declined the first helper")
+	}
+	tb.waitFor("the helper's failed warm-up to unpair it", `(async () => !!(await import('/js/api.js')).getEngine().unpaired)()`)
+	if why := evalJS[string](tb, `import('/js/api.js').then((api) => api.getEngine().unpaired)`); !strings.Contains(why, "spec") {
+		t.Errorf("the engine says the helper failed with %q, want compute's complaint about the spec", why)
+	}
+	if evalJS[bool](tb, `import('/js/api.js').then((api) => api.pair('no spec'))`) {
+		t.Error("pair paired again after a helper that could not run")
+	}
+	type reply struct {
+		Status int
+		Shared bool
+	}
+	got := evalJS[reply](tb, fmt.Sprintf(`(async () => {
+  const api = await import('/js/api.js');
+  const { run } = await api.runWithCharts(JSON.parse(%s), []);
+  return { Status: run.status, Shared: run.shared };
+})()`, strconv.Quote(tb.addressSpec())))
+	if got.Status != 200 || got.Shared {
+		t.Errorf("a run after the helper went: status %d, shared %v; want 200 on the lab's worker alone", got.Status, got.Shared)
+	}
+}

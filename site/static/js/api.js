@@ -68,6 +68,11 @@ class WorkerEngine {
       case 'failed':
         this.fail(`the lab could not start: ${m.error}`);
         return;
+      case 'unpaired':
+        // The helper could not run the lesson: free it, and pair no more.
+        if (this.helper) this.helper.terminate();
+        this.unpaired = m.error;
+        return;
       case 'exit':
         // The Go instance stopped (it should not): answer what is pending
         // and start a fresh one for the next request.
@@ -98,7 +103,7 @@ class WorkerEngine {
    * policies derive from the dataset before it takes a part of any run.
    */
   pair(spec) {
-    if (this.helper || this.dead || !(navigator.hardwareConcurrency >= 2)) return false;
+    if (this.helper || this.unpaired || this.dead || !(navigator.hardwareConcurrency >= 2)) return false;
     const ch = new MessageChannel();
     this.helper = new Worker(new URL('lab-worker.js', import.meta.url));
     this.helper.onerror = (e) => e.preventDefault(); // the lab's worker then shares no more

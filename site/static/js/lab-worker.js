@@ -75,11 +75,18 @@ function ask(spec, warm, wait) {
   });
 }
 
-// warmHelper has the helper run spec once on its own (see helper).
+// warmHelper has the helper run spec once on its own (see helper). A
+// helper that cannot (its module failed to start for want of memory, say)
+// is let go, and the page told: runs stay on this worker.
 function warmHelper(spec) {
   if (helper.warming) return;
   helper.warming = true;
-  ask(spec, true, false).then((m) => { helper.warm = !!(m && m.warmed); });
+  ask(spec, true, false).then((m) => {
+    helper.warm = !!(m && m.warmed);
+    if (helper.warm) return;
+    helper.gone = true;
+    postMessage({ type: 'unpaired', error: (m && m.error) || 'the helper did not answer' });
+  });
 }
 
 // share computes the run of spec (JSON) with the helper, when it is worth
@@ -112,10 +119,11 @@ function serve(port) {
     let out = { id };
     try {
       await ready;
-      const ran = self.refreshLab.compute(spec) === null;
-      out = warm ? { id, warmed: ran } : { id, shared: ran ? self.refreshLab.share(spec) : null };
+      const failed = self.refreshLab.compute(spec);
+      out = warm ? { id, warmed: failed === null, error: failed } : { id, shared: failed === null ? self.refreshLab.share(spec) : null };
     } catch (err) {
       // The paired worker computes the part itself.
+      out.error = String(err && err.message || err);
     }
     port.postMessage(out);
   };
