@@ -171,7 +171,7 @@ func (l *Lab) AddUpload(d *dataset.Dataset) {
 			delete(l.memo, k)
 		}
 	}
-	l.ran.drop(func(k ranKey) bool { return k.dataset == d.Info.ID })
+	l.ran.drop(func(k ranKey) bool { return k.Dataset == d.Info.ID })
 	l.cost.drop(func(k costKey) bool { return k.dataset == d.Info.ID })
 	l.uploads = append(l.uploads, d)
 	if len(l.uploads) > MaxUploads {

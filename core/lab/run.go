@@ -200,12 +200,17 @@ const (
 	MaxRanSites = 1000
 )
 
-// ranKey is everything a refresh policy's result depends on.
+// ranKey is everything a refresh policy's result depends on. Its fields
+// go to JSON as they are, so a result handed to another lab (shared)
+// carries its key.
 type ranKey struct {
-	dataset                 string
-	budget, cycles, repeats int
-	seed                    uint64
-	policy, params          string
+	Dataset string `json:"dataset"`
+	Budget  int    `json:"budget"`
+	Cycles  int    `json:"cycles"`
+	Repeats int    `json:"repeats"`
+	Seed    uint64 `json:"seed"`
+	Policy  string `json:"policy"`
+	Params  string `json:"params"`
 }
 
 // remembered returns runPolicy's result for policy i of spec, computing it

@@ -32,14 +32,14 @@ type costKey struct {
 	params  string
 }
 
-func (k ranKey) cost() costKey { return costKey{k.dataset, k.cycles, k.policy, k.params} }
+func (k ranKey) cost() costKey { return costKey{k.Dataset, k.Cycles, k.Policy, k.Params} }
 
 // noteCost records that computing the policy of k took d (what the policy
 // derives from the repository alone, built once per lab, left out).
 func (l *Lab) noteCost(k ranKey, d time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.cost.put(k.cost(), d/time.Duration(max(1, k.repeats)))
+	l.cost.put(k.cost(), d/time.Duration(max(1, k.Repeats)))
 }
 
 // timedMemo is memoFor(id) adding the time spent building values to
@@ -142,17 +142,12 @@ func keyOf(dataset string, spec Spec, i int) (ranKey, error) {
 	return ranKey{dataset, spec.Budget, spec.Cycles, spec.Repeats, spec.Seed, spec.Policies[i].ID, string(params)}, nil
 }
 
-// shared is one policy result handed from one lab to another (Export).
+// shared is one policy result handed from one lab to another (Export):
+// its key's fields, what it cost and the result, in one JSON object.
 type shared struct {
-	Dataset string        `json:"dataset"`
-	Budget  int           `json:"budget"`
-	Cycles  int           `json:"cycles"`
-	Repeats int           `json:"repeats"`
-	Seed    uint64        `json:"seed"`
-	Policy  string        `json:"policy"`
-	Params  string        `json:"params"`
-	Cost    time.Duration `json:"costNs"` // per repeat
-	Result  PolicyResult  `json:"result"`
+	ranKey
+	Cost   time.Duration `json:"costNs"` // per repeat
+	Result PolicyResult  `json:"result"`
 }
 
 // Export returns, in JSON for Import, the results the lab remembers of
@@ -172,7 +167,7 @@ func (l *Lab) Export(spec Spec) ([]byte, error) {
 			continue
 		}
 		c, _ := l.cost.get(k.cost())
-		out = append(out, shared{k.dataset, k.budget, k.cycles, k.repeats, k.seed, k.policy, k.params, c, pr})
+		out = append(out, shared{k.ranKey, c, pr})
 	}
 	return json.Marshal(out)
 }
@@ -226,10 +221,9 @@ func (l *Lab) Import(data []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, s := range in {
-		k := ranKey{s.Dataset, s.Budget, s.Cycles, s.Repeats, s.Seed, s.Policy, s.Params}
-		l.ran.put(k, s.Result)
+		l.ran.put(s.ranKey, s.Result)
 		if s.Cost > 0 {
-			l.cost.put(k.cost(), s.Cost)
+			l.cost.put(s.cost(), s.Cost)
 		}
 	}
 	return nil

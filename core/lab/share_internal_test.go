@@ -245,7 +245,7 @@ func TestFirstRunCostsAreNotNegative(t *testing.T) {
 	for _, k := range keys {
 		c, ok := l.cost.get(k.cost())
 		if !ok || c < 0 {
-			t.Errorf("%s %s: cost %v (known %t), want a measured cost ≥ 0", k.policy, k.params, c, ok)
+			t.Errorf("%s %s: cost %v (known %t), want a measured cost ≥ 0", k.Policy, k.Params, c, ok)
 		}
 	}
 }
