@@ -69,7 +69,8 @@ class WorkerEngine {
         this.fail(`the lab could not start: ${m.error}`);
         return;
       case 'unpaired':
-        // The helper could not run the lesson: free it, and pair no more.
+        // The helper could not run the lesson or stopped answering (lab-worker.js
+        // letGo): free it, and pair no more.
         if (this.helper) this.helper.terminate();
         this.unpaired = m.error;
         return;

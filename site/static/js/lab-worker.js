@@ -58,6 +58,13 @@ let sharing = null;
 // itself (and sharing no more: the helper is gone or stuck).
 const HELPER_TIMEOUT_MS = 5000;
 
+// letGo gives up on the helper (it could not run the lesson, or stopped
+// answering) and tells the page, which frees it: runs stay on this worker.
+function letGo(why) {
+  helper.gone = true;
+  postMessage({ type: 'unpaired', error: why });
+}
+
 // ask sends the helper a spec to run; the promise gives its answer, or null
 // after HELPER_TIMEOUT_MS (when wait).
 function ask(spec, warm, wait) {
@@ -68,7 +75,7 @@ function ask(spec, warm, wait) {
     if (wait) {
       setTimeout(() => {
         if (!helper.waiting.delete(id)) return;
-        helper.gone = true;
+        letGo(`the helper did not answer within ${HELPER_TIMEOUT_MS / 1000} s`);
         resolve(null);
       }, HELPER_TIMEOUT_MS);
     }
@@ -77,15 +84,13 @@ function ask(spec, warm, wait) {
 
 // warmHelper has the helper run spec once on its own (see helper). A
 // helper that cannot (its module failed to start for want of memory, say)
-// is let go, and the page told: runs stay on this worker.
+// is let go.
 function warmHelper(spec) {
   if (helper.warming) return;
   helper.warming = true;
   ask(spec, true, false).then((m) => {
     helper.warm = !!(m && m.warmed);
-    if (helper.warm) return;
-    helper.gone = true;
-    postMessage({ type: 'unpaired', error: (m && m.error) || 'the helper did not answer' });
+    if (!helper.warm) letGo((m && m.error) || 'the helper did not answer');
   });
 }
 
