@@ -9,10 +9,11 @@
 //
 //	GET  /api/health    {"ok": true, "version": ...}
 //	GET  /api/datasets  {"datasets": [Info...]}
-//	GET  /api/policies  {"kinds": [...], "policies": [Descriptor...]}
+//	GET  /api/policies  {"kinds", "metrics", "facts", "charts", "fields", "policies": [Descriptor...]}
 //	POST /api/datasets  body: a crawl log or change-event log; query: format (crawl-log | change-events),
 //	                    name, cycle, and for events merge, start, end -> {"dataset": Info, "summary": ...}
 //	POST /api/run       body: an experiment spec -> its result
+//	POST /api/fields    body: {"spec", "fields": [path...]} -> {"fields": [lab.Field...]}
 //	POST /api/chart     body: {"id", "result" or "spec", "chart": options} -> SVG
 //	POST /api/selftest/panic   panics on purpose: a 500, and the next request works
 //
@@ -87,6 +88,7 @@ var routes = []route{
 	{"POST", "/api/datasets", (*Router).upload},
 	{"GET", "/api/policies", (*Router).policies},
 	{"POST", "/api/run", (*Router).run},
+	{"POST", "/api/fields", (*Router).fields},
 	{"POST", "/api/chart", (*Router).chart},
 	{"POST", "/api/selftest/panic", (*Router).panicOnPurpose},
 }
@@ -139,12 +141,44 @@ func (rt *Router) datasets(Request) Response {
 	return jsonResponse(200, map[string]any{"datasets": rt.lab.Datasets()})
 }
 
+// policies answers the catalog: the experiment kinds, the metrics and
+// facts results carry, the chart types, the spec fields controls may set
+// and every policy, so that a page builds its controls, tables and charts
+// from it without declaring any of them itself.
 func (rt *Router) policies(Request) Response {
 	return jsonResponse(200, map[string]any{
 		"kinds":    lab.Kinds(),
 		"metrics":  lab.Metrics,
+		"facts":    lab.Facts,
+		"charts":   ChartTypes,
+		"fields":   lab.SpecFields(),
 		"policies": rt.lab.Policies(),
 	})
+}
+
+// FieldsRequest is the body of POST /api/fields: field paths to resolve
+// against a spec (lab.Field).
+type FieldsRequest struct {
+	Spec   lab.Spec `json:"spec"`
+	Fields []string `json:"fields"`
+}
+
+// fields resolves field paths against a spec, for a page that builds
+// controls: what each field is and where its value goes in the spec.
+func (rt *Router) fields(req Request) Response {
+	var fr FieldsRequest
+	if resp, ok := decode(req.Body, &fr); !ok {
+		return resp
+	}
+	out := make([]lab.Field, len(fr.Fields))
+	for i, path := range fr.Fields {
+		f, err := rt.lab.Field(fr.Spec, path)
+		if err != nil {
+			return jsonResponse(400, map[string]any{"error": err.Error(), "field": fmt.Sprintf("fields[%d]", i)})
+		}
+		out[i] = f
+	}
+	return jsonResponse(200, map[string]any{"fields": out})
 }
 
 func (rt *Router) run(req Request) Response {

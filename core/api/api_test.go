@@ -121,7 +121,7 @@ func TestUploadThenRun(t *testing.T) {
 	if resp.Status != 200 {
 		t.Fatalf("run on upload: %d %s", resp.Status, resp.Body)
 	}
-	cr := m["policies"].([]any)[0].(map[string]any)["changeRatio"].(map[string]any)["mean"]
+	cr := m["policies"].([]any)[0].(map[string]any)["metrics"].(map[string]any)["changeRatio"].(map[string]any)["mean"]
 	if cr != 1.0 {
 		t.Errorf("oracle on the upload: ChangeRatio %v, want 1", cr)
 	}

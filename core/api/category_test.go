@@ -30,8 +30,8 @@ func TestCategoryGreedyTaleghaniSpec(t *testing.T) {
 		}
 		return v.(float64)
 	}
-	cat, catExp := get(0, "changeRatio", "mean"), get(0, "expectedChangeRatio")
-	site, siteExp := get(1, "changeRatio", "mean"), get(1, "expectedChangeRatio")
+	cat, catExp := get(0, "metrics", "changeRatio", "mean"), get(0, "facts", "expectedChangeRatio")
+	site, siteExp := get(1, "metrics", "changeRatio", "mean"), get(1, "facts", "expectedChangeRatio")
 	t.Logf("category-greedy %.4f (exact %.4f); site-greedy %.4f (exact %.4f)", cat, catExp, site, siteExp)
 	if catExp < 0.735 || catExp > 0.745 {
 		t.Errorf("category-greedy's exact expectation %.4f is not near 0.74", catExp)

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -20,7 +21,7 @@ type ChartRequest struct {
 	Chart  ChartOptions `json:"chart"`
 }
 
-// Chart types.
+// Chart type ids.
 const (
 	ChartCycles = "cycles" // one line per policy over the cycles
 	ChartBars   = "bars"   // one bar per policy: the metric averaged over cycles
@@ -29,12 +30,78 @@ const (
 	// policy's mean estimate (Al-Qaaideh Table 4.2), for policies that
 	// estimate sites; the metric is not used.
 	ChartSites = "sites"
+	// ChartAllocation draws a schedule run's allocation: per page, each
+	// policy's sync rate beside the page's true change rate.
+	ChartAllocation = "allocation"
+	// ChartEstimatePaths draws single-page estimation paths, the estimated
+	// change period per epoch, with the edge cases marked (Fig. 2).
+	ChartEstimatePaths = "estimate-paths"
+	// ChartEstimateSweep draws the headline metric (MAD over the first
+	// epochs) against a swept estimate field, the first interval in
+	// Fig. 4, with each line's minimum marked.
+	ChartEstimateSweep = "estimate-sweep"
+	// ChartEstimatePrior draws the empirical distribution of change
+	// periods against the prior the two pseudo-intervals induce (Fig. 6).
+	ChartEstimatePrior = "estimate-prior"
+	// ChartEstimateEpochs draws a metric per epoch (MAD, edge share or the
+	// mean estimate); on a result swept over estimate.crawl.initial,
+	// estimators that depend on it are drawn at their best value
+	// (Fig. 7); with "expected", the exact expected estimate is drawn
+	// beside the mean.
+	ChartEstimateEpochs = "estimate-epochs"
 )
+
+// ChartType describes one type of chart POST /api/chart draws, for GET
+// /api/policies and the lesson builder.
+type ChartType struct {
+	ID    string   `json:"id"`
+	Kinds []string `json:"kinds"`           // the experiment kinds it draws
+	Sweep bool     `json:"sweep,omitempty"` // it needs a spec with a sweep
+	// Metric is the metric drawn when the request names none; "" means
+	// the chart draws no metric of the catalog.
+	Metric string `json:"metric,omitempty"`
+	Help   string `json:"help"`
+}
+
+var (
+	refreshKinds  = []string{lab.KindRefresh}
+	estimateKinds = []string{lab.KindEstimate}
+)
+
+// ChartTypes lists every chart type POST /api/chart draws.
+var ChartTypes = []ChartType{
+	{ID: ChartCycles, Kinds: refreshKinds, Metric: lab.MetricChangeRatio, Help: "A metric per cycle, one line per policy."},
+	{ID: ChartBars, Kinds: []string{lab.KindRefresh, lab.KindSchedule}, Metric: lab.MetricChangeRatio, Help: "A metric averaged over the run, one bar per policy; on a schedule with expected, beside each plan's exact expectation."},
+	{ID: ChartSweep, Kinds: []string{lab.KindRefresh, lab.KindSchedule}, Sweep: true, Metric: lab.MetricChangeRatio, Help: "A metric against the swept field, one line per policy."},
+	{ID: ChartSites, Kinds: refreshKinds, Help: "Per site, the true change fraction beside each policy's estimate."},
+	{ID: ChartAllocation, Kinds: []string{lab.KindSchedule}, Help: "Per page, each schedule's syncs per day beside the page's change rate."},
+	{ID: ChartEstimatePaths, Kinds: estimateKinds, Help: "Single-page estimation paths with their edge cases (Grimes & Ford Fig. 2)."},
+	{ID: ChartEstimateSweep, Kinds: estimateKinds, Sweep: true, Metric: lab.MetricMAD, Help: "A metric against the swept estimate field, each line's minimum marked (Grimes & Ford Fig. 4)."},
+	{ID: ChartEstimatePrior, Kinds: estimateKinds, Help: "The empirical prior of change periods against the one the pseudo-intervals induce (Grimes & Ford Fig. 6)."},
+	{ID: ChartEstimateEpochs, Kinds: estimateKinds, Metric: lab.MetricMAD, Help: "A metric per crawl epoch (Grimes & Ford Fig. 7)."},
+}
+
+// ChartTypeByID returns the chart type with the given id.
+func ChartTypeByID(id string) (ChartType, bool) {
+	i := slices.IndexFunc(ChartTypes, func(t ChartType) bool { return t.ID == id })
+	if i < 0 {
+		return ChartType{}, false
+	}
+	return ChartTypes[i], true
+}
+
+func chartTypeIDs() string {
+	ids := make([]string, len(ChartTypes))
+	for i, t := range ChartTypes {
+		ids[i] = t.ID
+	}
+	return strings.Join(ids, ", ")
+}
 
 // ChartOptions says what to draw.
 type ChartOptions struct {
-	Type     string   `json:"type"`               // ChartCycles (default), ChartBars, ChartSweep or ChartSites
-	Metric   string   `json:"metric"`             // a lab.Metric id; default changeRatio
+	Type     string   `json:"type"`               // a ChartTypes id; default ChartCycles
+	Metric   string   `json:"metric"`             // a lab.Metric id; default the type's
 	Title    string   `json:"title,omitempty"`    // default: the metric and the chart type
 	Policies []string `json:"policies,omitempty"` // ids (or labels, lab.PolicySpec.Key) to draw; default all
 	Refs     []struct {
@@ -44,8 +111,8 @@ type ChartOptions struct {
 	// MarkAuto, on a sweep of params.NAME, marks the value the policies
 	// compute for NAME when the spec leaves it out (such as √(N·r)).
 	MarkAuto bool `json:"markAuto,omitempty"`
-	// Expected, on a sweep of a one-cycle run, adds each policy's exact
-	// expected ChangeRatio as a dashed line.
+	// Expected draws each policy's exact expectation beside its measured
+	// value, where it has one (the metric's lab.Metric.Exact fact).
 	Expected bool `json:"expected,omitempty"`
 	// Fit, on cycles and sweep charts of a ratio, fits the y axis to the
 	// data instead of drawing the whole 0..1, for differences of a few
@@ -53,7 +120,16 @@ type ChartOptions struct {
 	Fit    bool `json:"fit,omitempty"`
 	Width  int  `json:"width,omitempty"`
 	Height int  `json:"height,omitempty"`
+	// Format is "svg" (the default) or "table": the chart's data as a
+	// chart.Table in JSON.
+	Format string `json:"format,omitempty"`
 }
+
+// Chart formats.
+const (
+	FormatSVG   = "svg"
+	FormatTable = "table"
+)
 
 func (rt *Router) chart(req Request) Response {
 	var cr ChartRequest
@@ -77,27 +153,54 @@ func (rt *Router) chart(req Request) Response {
 	default:
 		return errorResponse(400, `expected "id" (of a recent result), "result" (a run's result) or "spec" (an experiment to run)`)
 	}
-	svg, err := Chart(res, cr.Chart)
+	fig, err := Figure(res, cr.Chart)
 	if err != nil {
 		return jsonResponse(400, map[string]any{"error": err.Error(), "field": "chart"})
 	}
-	return Response{Status: 200, ContentType: "image/svg+xml", Body: svg}
+	switch cr.Chart.Format {
+	case "", FormatSVG:
+		svg, err := fig.SVG()
+		if err != nil {
+			return jsonResponse(400, map[string]any{"error": err.Error(), "field": "chart"})
+		}
+		return Response{Status: 200, ContentType: "image/svg+xml", Body: svg}
+	case FormatTable:
+		return jsonResponse(200, fig.Table())
+	}
+	return jsonResponse(400, map[string]any{"error": fmt.Sprintf("unknown format %q (expected %q or %q)", cr.Chart.Format, FormatSVG, FormatTable), "field": "chart.format"})
+}
+
+// A figure is a chart ready to draw, as SVG or as a table of its data.
+type figure interface {
+	SVG() ([]byte, error)
+	Table() chart.Table
 }
 
 // Chart draws opts of res as SVG.
 func Chart(res *lab.Result, opts ChartOptions) ([]byte, error) {
+	fig, err := Figure(res, opts)
+	if err != nil {
+		return nil, err
+	}
+	return fig.SVG()
+}
+
+// Figure builds the chart opts asks for of res, ready to draw as SVG or
+// as a table.
+func Figure(res *lab.Result, opts ChartOptions) (figure, error) {
 	if opts.Type == "" {
 		opts.Type = ChartCycles
 	}
-	if opts.Metric == "" && slices.Contains(estimateChartTypes, opts.Type) {
-		opts.Metric = lab.MetricMAD
+	ct, ok := ChartTypeByID(opts.Type)
+	if !ok {
+		return nil, fmt.Errorf("unknown chart type %q (expected one of %s)", opts.Type, chartTypeIDs())
 	}
 	if opts.Metric == "" {
-		opts.Metric = lab.MetricChangeRatio
+		opts.Metric = cmp.Or(ct.Metric, lab.MetricChangeRatio)
 	}
 	m, ok := lab.MetricByID(opts.Metric)
 	if !ok {
-		return nil, fmt.Errorf("unknown metric %q (expected one of %s)", opts.Metric, lab.MetricIDs())
+		return nil, fmt.Errorf("unknown metric %q (expected one of %s)", opts.Metric, lab.MetricIDs(""))
 	}
 	if opts.Width < 0 || opts.Width > 4000 || opts.Height < 0 || opts.Height > 4000 {
 		return nil, fmt.Errorf("width and height must be between 0 and 4000 pixels")
@@ -129,9 +232,6 @@ func Chart(res *lab.Result, opts ChartOptions) ([]byte, error) {
 		m.Name, res.Dataset.Name, res.Spec.Budget, unit, res.Spec.Repeats, res.Spec.Seed)
 	switch opts.Type {
 	case ChartCycles:
-		if m.PerCycle == nil {
-			return nil, fmt.Errorf("%s has no per-cycle series: draw it as bars or a sweep", m.Name)
-		}
 		c := chart.Line{
 			Title:       opts.Title,
 			Description: fmt.Sprintf("Mean %s per %s of %d policies with 95%% intervals across repeats. %s", m.Name, unit, len(pols), about),
@@ -142,7 +242,10 @@ func Chart(res *lab.Result, opts ChartOptions) ([]byte, error) {
 			c.Title = fmt.Sprintf("%s per %s", m.Name, unit)
 		}
 		for _, p := range pols {
-			per := m.PerCycle(p)
+			per, ok := p.Series[m.ID]
+			if !ok {
+				return nil, fmt.Errorf("%s has no %s per cycle: draw it as bars or a sweep", p.Name, m.Name)
+			}
 			s := chart.Series{Name: name(p), Dashed: p.Oracle}
 			for i, v := range per {
 				s.X = append(s.X, float64(i+1))
@@ -150,10 +253,10 @@ func Chart(res *lab.Result, opts ChartOptions) ([]byte, error) {
 			}
 			c.Series = append(c.Series, s)
 		}
-		return c.SVG()
+		return c, nil
 	case ChartBars:
-		if opts.Expected && res.Schedule != nil {
-			return scheduleBarsChart(res, opts, m, pols, ylabel, yr, refs)
+		if opts.Expected && m.Exact != "" {
+			return exactBarsChart(res, opts, m, pols, ylabel, yr, refs)
 		}
 		c := chart.Bars{
 			Title:       opts.Title,
@@ -165,25 +268,18 @@ func Chart(res *lab.Result, opts ChartOptions) ([]byte, error) {
 			c.Title = m.Name + " by policy"
 		}
 		for _, p := range pols {
-			s := m.Headline(p)
+			s := p.Metric(m.ID)
 			c.Bars = append(c.Bars, chart.Bar{Label: name(p), Value: s.Mean, Lo: s.Lo, Hi: s.Hi, Dashed: p.Oracle})
 		}
-		return c.SVG()
+		return c, nil
 	case ChartSweep:
 		return sweepChart(res, opts, m, ylabel, yr, refs, about)
 	case ChartSites:
 		return sitesChart(res, opts, pols, refs, unit)
 	case ChartAllocation:
 		return allocationChart(res, opts, pols, refs)
-	case ChartEstimatePaths, ChartEstimateSweep, ChartEstimatePrior, ChartEstimateEpochs:
-		return estimateChart(res, opts, m, refs)
 	}
-	return nil, fmt.Errorf("unknown chart type %q (expected one of %s)", opts.Type, strings.Join(ChartTypes(), ", "))
-}
-
-// ChartTypes lists every chart type POST /api/chart draws.
-func ChartTypes() []string {
-	return append([]string{ChartCycles, ChartBars, ChartSweep, ChartSites, ChartAllocation}, estimateChartTypes...)
+	return estimateChart(res, opts, m, refs)
 }
 
 // seriesNames names a chart's series: by the policy's name, except that
@@ -207,7 +303,7 @@ func seriesNames(pols []lab.PolicyResult) func(lab.PolicyResult) string {
 // fraction per cycle, averaged over the cycles in which the policy made
 // one, with its 95% interval across repeats, and beside them the truth
 // (hatched).
-func sitesChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult, refs []chart.Ref, unit string) ([]byte, error) {
+func sitesChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult, refs []chart.Ref, unit string) (figure, error) {
 	var sites *lab.SiteEstimates
 	for _, p := range pols {
 		if p.Sites != nil {
@@ -246,11 +342,11 @@ func sitesChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult, ref
 		c.Series = append(c.Series, s)
 	}
 	c.Series = append(c.Series, chart.GroupSeries{Name: "Truth", Values: sites.Truth, Dashed: true})
-	return c.SVG()
+	return c, nil
 }
 
 // sweepChart draws a metric against the values of the spec's sweep.
-func sweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, ylabel string, yr *chart.Range, refs []chart.Ref, about string) ([]byte, error) {
+func sweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, ylabel string, yr *chart.Range, refs []chart.Ref, about string) (figure, error) {
 	sw := res.Sweep
 	if sw == nil {
 		return nil, fmt.Errorf("a sweep chart needs a result with a sweep (the spec's \"sweep\")")
@@ -274,8 +370,8 @@ func sweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, ylabel string,
 		if len(opts.Policies) > 0 && !slices.Contains(opts.Policies, p.Key()) {
 			continue
 		}
-		per := m.Sweep(p)
-		if per == nil {
+		per, ok := p.Metrics[m.ID]
+		if !ok {
 			continue // a policy without this metric (say, no site estimates)
 		}
 		s := chart.Series{Name: p.Name, Dashed: p.Oracle}
@@ -284,9 +380,9 @@ func sweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, ylabel string,
 			s.Y, s.Lo, s.Hi = append(s.Y, v.Mean), append(s.Lo, v.Lo), append(s.Hi, v.Hi)
 		}
 		c.Series = append(c.Series, s)
-		if opts.Expected && m.ID == lab.MetricChangeRatio && p.ExpectedChangeRatio != nil {
+		if exact := p.Facts[m.Exact]; opts.Expected && m.Exact != "" && exact != nil {
 			e := chart.Series{Name: p.Name + " (exact expectation)", Dashed: true, Paired: true}
-			for i, x := range p.ExpectedChangeRatio {
+			for i, x := range exact {
 				if x != nil {
 					e.X, e.Y = append(e.X, sw.Values[i]), append(e.Y, *x)
 				}
@@ -303,5 +399,5 @@ func sweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, ylabel string,
 			}
 		}
 	}
-	return c.SVG()
+	return c, nil
 }

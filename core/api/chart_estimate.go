@@ -11,37 +11,12 @@ import (
 	"github.com/refreshlab/refreshlab/core/stat"
 )
 
-// Chart types of the estimate kind (Grimes & Ford, seed 004).
-const (
-	// ChartEstimatePaths draws single-page estimation paths, the estimated
-	// change period per epoch, with the edge cases marked (Fig. 2).
-	ChartEstimatePaths = "estimate-paths"
-	// ChartEstimateSweep draws the headline metric (MAD over the first
-	// epochs) against a swept estimate field, the initial interval in
-	// Fig. 4, with each line's minimum marked.
-	ChartEstimateSweep = "estimate-sweep"
-	// ChartEstimatePrior draws the empirical distribution of change
-	// periods against the prior the two pseudo-intervals induce (Fig. 6).
-	ChartEstimatePrior = "estimate-prior"
-	// ChartEstimateEpochs draws a metric per epoch (MAD, edge share or the
-	// mean estimate); on a result swept over estimate.initial, estimators
-	// that depend on it are drawn at their best value (Fig. 7); with
-	// "expected", the exact expected estimate is drawn beside the mean.
-	ChartEstimateEpochs = "estimate-epochs"
-)
-
-// estimateChartTypes lists them, for error messages and lessons.
-var estimateChartTypes = []string{ChartEstimatePaths, ChartEstimateSweep, ChartEstimatePrior, ChartEstimateEpochs}
-
-// EstimateChartTypes returns the chart types of the estimate kind.
-func EstimateChartTypes() []string { return slices.Clone(estimateChartTypes) }
-
 // pathLines is how many of the paths Fig. 2 draws as lines; the edge cases
 // of all of them are marked.
 const pathLines = 6
 
 // estimateChart draws the estimate kind's charts.
-func estimateChart(res *lab.Result, opts ChartOptions, m lab.Metric, refs []chart.Ref) ([]byte, error) {
+func estimateChart(res *lab.Result, opts ChartOptions, m lab.Metric, refs []chart.Ref) (figure, error) {
 	var pols []lab.PolicyResult
 	for _, p := range res.Policies {
 		if p.Estimate != nil && (len(opts.Policies) == 0 || slices.Contains(opts.Policies, p.ID)) {
@@ -55,7 +30,7 @@ func estimateChart(res *lab.Result, opts ChartOptions, m lab.Metric, refs []char
 	if es == nil {
 		es = &lab.EstimateSpec{}
 	}
-	crawl := fmt.Sprintf("%s crawl from %s", es.Crawl.Mode, days(es.Crawl.Initial))
+	crawl := fmt.Sprintf("%s crawl from %s", es.Crawl.Mode, lab.DaysText(es.Crawl.Initial))
 	if es.Crawl.Mode == lab.CrawlSequential {
 		crawl += fmt.Sprintf(", next interval %g × the estimated period", es.Crawl.Fraction)
 	}
@@ -75,18 +50,10 @@ func estimateChart(res *lab.Result, opts ChartOptions, m lab.Metric, refs []char
 	}
 }
 
-// days formats a length in days, with hours for short ones.
-func days(d float64) string {
-	if d < 2 {
-		return fmt.Sprintf("%.3g h", d*24)
-	}
-	return fmt.Sprintf("%.3g days", d)
-}
-
 // pathsChart is Fig. 2: the estimated change period in hours after each
 // epoch, for pathLines of the paths (spread over their initial intervals),
 // and the edge-case estimates of every path as dots.
-func pathsChart(p lab.PolicyResult, opts ChartOptions, refs []chart.Ref, about string) ([]byte, error) {
+func pathsChart(p lab.PolicyResult, opts ChartOptions, refs []chart.Ref, about string) (figure, error) {
 	paths := p.Estimate.Paths
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%s has no estimation paths", p.Name)
@@ -111,7 +78,7 @@ func pathsChart(p lab.PolicyResult, opts ChartOptions, refs []chart.Ref, about s
 			i = int(math.Round(float64(k*(len(paths)-1)) / float64(n-1)))
 		}
 		q := paths[i]
-		s := chart.Series{Name: fmt.Sprintf("start %s", days(q.Initial))}
+		s := chart.Series{Name: fmt.Sprintf("start %s", lab.DaysText(q.Initial))}
 		for e, st := range q.Steps {
 			s.X = append(s.X, float64(e+1))
 			s.Y = append(s.Y, period(st.Rate))
@@ -134,7 +101,7 @@ func pathsChart(p lab.PolicyResult, opts ChartOptions, refs []chart.Ref, about s
 		return s
 	}
 	c.Series = append(c.Series, dot("no change observed", "noChange"), dot("every interval changed", "allChanged"))
-	return c.SVG()
+	return c, nil
 }
 
 // period is 24/λ in hours, NaN for a zero rate.
@@ -148,13 +115,13 @@ func period(rate float64) float64 {
 // estimateSweepChart is Fig. 4: the metric (MAD over the first epochs)
 // against the swept estimate field, each estimator whose line varies with
 // its minimum marked.
-func estimateSweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, refs []chart.Ref, about string) ([]byte, error) {
+func estimateSweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, refs []chart.Ref, about string) (figure, error) {
 	sw := res.Sweep
 	if sw == nil {
-		return nil, fmt.Errorf("an %s chart needs a result with a sweep, such as of estimate.initial", ChartEstimateSweep)
+		return nil, fmt.Errorf("an %s chart needs a result with a sweep, such as of estimate.crawl.initial", ChartEstimateSweep)
 	}
 	xlabel := strings.TrimPrefix(sw.Field, "estimate.")
-	if xlabel == "initial" {
+	if sw.Field == "estimate.crawl.initial" {
 		xlabel = "Initial crawl interval (days)"
 	}
 	ylabel := m.Name
@@ -181,8 +148,8 @@ func estimateSweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, refs [
 		if len(opts.Policies) > 0 && !slices.Contains(opts.Policies, p.ID) {
 			continue
 		}
-		per := m.Sweep(p)
-		if per == nil {
+		per, ok := p.Metrics[m.ID]
+		if !ok {
 			continue
 		}
 		s := chart.Series{Name: p.Name}
@@ -195,7 +162,7 @@ func estimateSweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, refs [
 			c.Marks = append(c.Marks, chart.Mark{X: sw.Values[i], Label: fmt.Sprintf("%s minimum at %.3g", p.Name, sw.Values[i])})
 		}
 	}
-	return c.SVG()
+	return c, nil
 }
 
 // argmin returns the index of the smallest finite mean.
@@ -220,34 +187,11 @@ func varies(s stat.Series) bool {
 	return false
 }
 
-// BestSweepValue returns the value of the sweep at which policy id's
-// metric is smallest, if the policy's line varies.
-func BestSweepValue(res *lab.Result, id string, m lab.Metric) (float64, int, bool) {
-	if res.Sweep == nil {
-		return 0, 0, false
-	}
-	for _, p := range res.Sweep.Policies {
-		if p.ID != id {
-			continue
-		}
-		per := m.Sweep(p)
-		if len(per) == 0 || !varies(per) {
-			return 0, 0, false
-		}
-		i, ok := argmin(per)
-		if !ok {
-			return 0, 0, false
-		}
-		return res.Sweep.Values[i], i, true
-	}
-	return 0, 0, false
-}
-
 // priorChart is Fig. 6: the empirical distribution of change periods and
 // the prior the pseudo-intervals induce, per day of period up to the end of
 // the hourly bins (the probability of each day summed over its 24 1-hour
 // bins, so the two lines are comparable and readable at 1,000 pages).
-func priorChart(pols []lab.PolicyResult, opts ChartOptions, refs []chart.Ref, about string) ([]byte, error) {
+func priorChart(pols []lab.PolicyResult, opts ChartOptions, refs []chart.Ref, about string) (figure, error) {
 	var pr *lab.EstimatePrior
 	name := ""
 	for _, p := range pols {
@@ -284,20 +228,20 @@ func priorChart(pols []lab.PolicyResult, opts ChartOptions, refs []chart.Ref, ab
 	if pr.Induced != nil {
 		ind := perDay(pr.Induced)
 		ind.Name = "induced by the pseudo-intervals"
-		c.Description += fmt.Sprintf(" Pseudo-intervals: %s changed, %s unchanged.", days(pr.Changed), days(pr.Unchanged))
+		c.Description += fmt.Sprintf(" Pseudo-intervals: %s changed, %s unchanged.", lab.DaysText(pr.Changed), lab.DaysText(pr.Unchanged))
 		ind.Dashed = true
 		c.Series = append(c.Series, ind)
 	}
 	if c.Title == "" {
 		c.Title = "Empirical prior and the pseudo-intervals' prior"
 	}
-	return c.SVG()
+	return c, nil
 }
 
 // epochsChart is Fig. 7 (and the naive lesson's drift): a metric per epoch.
-func epochsChart(res *lab.Result, pols []lab.PolicyResult, opts ChartOptions, m lab.Metric, refs []chart.Ref, about string) ([]byte, error) {
-	if m.PerCycle == nil || !m.AppliesTo(lab.KindEstimate) {
-		return nil, fmt.Errorf("an %s chart draws an estimate metric per epoch (mad, edgeShare or estimate), not %s", ChartEstimateEpochs, m.ID)
+func epochsChart(res *lab.Result, pols []lab.PolicyResult, opts ChartOptions, m lab.Metric, refs []chart.Ref, about string) (figure, error) {
+	if !m.AppliesTo(lab.KindEstimate) {
+		return nil, fmt.Errorf("an %s chart draws an estimate metric per epoch (%s), not %s", ChartEstimateEpochs, lab.MetricIDs(lab.KindEstimate), m.ID)
 	}
 	ylabel := m.Name
 	if m.Unit == "per day" {
@@ -316,9 +260,9 @@ func epochsChart(res *lab.Result, pols []lab.PolicyResult, opts ChartOptions, m 
 		c.Title = m.Name + " per crawl epoch"
 	}
 	for _, p := range pols {
-		per, name := m.PerCycle(p), p.Name
+		per, name := p.Series[m.ID], p.Name
 		if b := p.Estimate.Best; b != nil && m.ID == lab.MetricMAD {
-			per, name = b.MADSeries, fmt.Sprintf("%s, best initial interval %s", p.Name, days(b.Initial))
+			per, name = b.MADSeries, fmt.Sprintf("%s, best initial interval %s", p.Name, lab.DaysText(b.Initial))
 		}
 		s := chart.Series{Name: name}
 		for e, v := range per {
@@ -337,5 +281,5 @@ func epochsChart(res *lab.Result, pols []lab.PolicyResult, opts ChartOptions, m 
 	if m.ID == lab.MetricRateEstimate && len(refs) == 0 && pols[0].Estimate.TrueRate > 0 {
 		c.Refs = append(c.Refs, chart.Ref{Y: pols[0].Estimate.TrueRate, Label: fmt.Sprintf("true rate %g per day", pols[0].Estimate.TrueRate)})
 	}
-	return c.SVG()
+	return c, nil
 }

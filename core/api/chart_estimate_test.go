@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/refreshlab/refreshlab/core/chart"
 	"github.com/refreshlab/refreshlab/core/lab"
 )
 
@@ -15,7 +16,7 @@ func estimateResult(t *testing.T) *lab.Result {
 	res, err := lab.New().Run(lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 2, Seed: 4,
 		Policies: []lab.PolicySpec{{ID: "mle"}, {ID: "pseudo-mle"}},
 		Estimate: &lab.EstimateSpec{Pages: 200, Epochs: 8, Crawl: lab.EstimateCrawl{PriorStart: true}, Prior: lab.EstimatePriorOptions{Steps: 200, Restarts: 2}},
-		Sweep:    &lab.Sweep{Field: "estimate.initial", Values: []float64{1, 4, 8, 12, 20}}})
+		Sweep:    &lab.Sweep{Field: "estimate.crawl.initial", Values: []float64{1, 4, 8, 12, 20}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,12 +27,39 @@ func estimateResult(t *testing.T) *lab.Result {
 // carries what its figure shows.
 func TestEstimateCharts(t *testing.T) {
 	res := estimateResult(t)
-	best, _, ok := BestSweepValue(res, "mle", mustMetric(t, lab.MetricMAD))
-	if !ok {
-		t.Fatal("no best initial interval for mle")
+	// The best initial interval is where the MLE's swept MAD is lowest
+	// (the first such value): its Best, its fact bestInitial and the
+	// sweep chart's one mark. pseudo-mle, starting from its prior, is
+	// flat along the sweep and has none.
+	mad := res.Sweep.Policies[0].Metrics[lab.MetricMAD]
+	if res.Sweep.Policies[0].ID != "mle" || len(mad) != len(res.Sweep.Values) {
+		t.Fatalf("sweep series %s: %d MADs for %d values", res.Sweep.Policies[0].ID, len(mad), len(res.Sweep.Values))
 	}
-	if _, _, ok := BestSweepValue(res, "pseudo-mle", mustMetric(t, lab.MetricMAD)); ok {
-		t.Error("pseudo-mle starting from its prior has a best initial interval")
+	at := 0
+	for k, v := range mad {
+		if v.Mean < mad[at].Mean {
+			at = k
+		}
+	}
+	best := res.Sweep.Values[at]
+	if b := res.Policies[0].Estimate.Best; b == nil || b.Initial != best {
+		t.Fatalf("mle's best run %+v, want one at initial %v", b, best)
+	}
+	if x, ok := res.Policies[0].Fact(lab.FactBestInitial); !ok || x != best {
+		t.Errorf("mle's fact bestInitial %v (%v), want %v", x, ok, best)
+	}
+	if b := res.Policies[1].Estimate.Best; b != nil {
+		t.Errorf("pseudo-mle starting from its prior has a best initial interval %v", b.Initial)
+	}
+	if x, ok := res.Policies[1].Fact(lab.FactBestInitial); ok {
+		t.Errorf("pseudo-mle starting from its prior has a fact bestInitial %v", x)
+	}
+	fig, err := Figure(res, ChartOptions{Type: ChartEstimateSweep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line, ok := fig.(chart.Line); !ok || len(line.Marks) != 1 || line.Marks[0].X != best {
+		t.Errorf("estimate-sweep chart %T: marks %+v, want one at %v (mle's minimum)", fig, line.Marks, best)
 	}
 	for _, tc := range []struct {
 		opts ChartOptions
@@ -112,14 +140,6 @@ func TestPoliciesListsEstimate(t *testing.T) {
 	if !found {
 		t.Error("pseudo-mle not listed with kind estimate")
 	}
-}
-
-func mustMetric(t *testing.T, id string) lab.Metric {
-	m, ok := lab.MetricByID(id)
-	if !ok {
-		t.Fatal(id)
-	}
-	return m
 }
 
 func trimFloat(v float64) string {

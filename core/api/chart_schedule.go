@@ -8,14 +8,10 @@ import (
 	"github.com/refreshlab/refreshlab/core/lab"
 )
 
-// ChartAllocation draws a schedule run's allocation: per page, each
-// policy's sync rate beside the page's true change rate.
-const ChartAllocation = "allocation"
-
 // allocationChart draws, for each page, each policy's syncs per day (the
 // plan's, or an adaptive rule's measured rate) with its 95% interval across
 // repeats, and the page's change rate (hatched) last.
-func allocationChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult, refs []chart.Ref) ([]byte, error) {
+func allocationChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult, refs []chart.Ref) (figure, error) {
 	if res.Schedule == nil || res.Schedule.TrueRates == nil {
 		return nil, fmt.Errorf("an allocation chart needs a schedule result on at most %d pages", lab.MaxAllocationPages)
 	}
@@ -49,50 +45,36 @@ func allocationChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult
 		c.Series = append(c.Series, s)
 	}
 	c.Series = append(c.Series, chart.GroupSeries{Name: "Change rate", Values: rates, Dashed: true})
-	return c.SVG()
+	return c, nil
 }
 
-// scheduleBarsChart draws a schedule metric per policy beside its exact
-// expectation (the plan's, schedule.Expect), where the policy's plan has one:
-// the simulated mean with its 95% interval across repeats, then the
-// expectation hatched. It answers a bars chart with "expected" on a
-// schedule result.
-func scheduleBarsChart(res *lab.Result, opts ChartOptions, m lab.Metric, pols []lab.PolicyResult, ylabel string, yr *chart.Range, refs []chart.Ref) ([]byte, error) {
+// exactBarsChart draws a metric per policy beside its exact expectation
+// (the metric's Exact fact: a schedule plan's, say), where the policy has
+// one: the measured mean with its 95% interval across repeats, then the
+// expectation hatched. It answers a bars chart with "expected".
+func exactBarsChart(res *lab.Result, opts ChartOptions, m lab.Metric, pols []lab.PolicyResult, ylabel string, yr *chart.Range, refs []chart.Ref) (figure, error) {
 	c := chart.Grouped{
 		Title: opts.Title,
-		Description: fmt.Sprintf("Time-averaged %s of %d schedules, mean over %d repeats with 95%% intervals, beside each plan's exact expectation where it has one. %s, %d syncs per day, seed %d.",
+		Description: fmt.Sprintf("Mean %s of %d policies over %d repeats with 95%% intervals, beside each one's exact expectation where it has one. %s, budget %d, seed %d.",
 			m.Name, len(pols), res.Spec.Repeats, res.Dataset.Name, res.Spec.Budget, res.Spec.Seed),
 		YLabel: ylabel, YRange: yr, Refs: refs, Width: opts.Width, Height: opts.Height,
 	}
 	if c.Title == "" {
-		c.Title = m.Name + " by schedule"
+		c.Title = m.Name + " by policy"
 	}
 	name := seriesNames(pols)
 	sim := chart.GroupSeries{Name: "Simulated"}
 	exact := chart.GroupSeries{Name: "Exact expectation", Dashed: true}
 	for _, p := range pols {
 		c.Groups = append(c.Groups, name(p))
-		s := m.Headline(p)
+		s := p.Metric(m.ID)
 		sim.Values, sim.Lo, sim.Hi = append(sim.Values, s.Mean), append(sim.Lo, s.Lo), append(sim.Hi, s.Hi)
-		e := math.NaN()
-		if p.Schedule != nil && p.Schedule.Expected != nil {
-			var v *float64
-			switch m.ID {
-			case lab.MetricFreshness:
-				v = p.Schedule.Expected.Freshness
-			case lab.MetricAge:
-				v = p.Schedule.Expected.Age
-			case lab.MetricHarmonic:
-				v = p.Schedule.Expected.Harmonic
-			case lab.MetricChangeRatio:
-				v = p.Schedule.Expected.ChangeRatio
-			}
-			if v != nil {
-				e = *v
-			}
+		e, ok := p.Fact(m.Exact)
+		if !ok {
+			e = math.NaN()
 		}
 		exact.Values = append(exact.Values, e)
 	}
 	c.Series = []chart.GroupSeries{sim, exact}
-	return c.SVG()
+	return c, nil
 }

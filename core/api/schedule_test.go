@@ -28,7 +28,7 @@ func TestScheduleDoneWhen(t *testing.T) {
 	}
 	want := []float64{0.374, 0.365, 0.317}
 	for i, p := range res.Policies {
-		f := p.Freshness
+		f := p.Metric(lab.MetricFreshness)
 		se := f.SD / math.Sqrt(float64(f.N))
 		tol := 4*se + 0.0005
 		if tol > 0.005 {

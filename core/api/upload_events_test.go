@@ -96,7 +96,7 @@ func TestUploadChangeEvents(t *testing.T) {
 	}
 	// The oracle downloads only pages that changed, so each of its
 	// downloads finds a change.
-	if cr := m["policies"].([]any)[0].(map[string]any)["changeRatio"].(map[string]any)["mean"]; cr != 1.0 {
+	if cr := m["policies"].([]any)[0].(map[string]any)["metrics"].(map[string]any)["changeRatio"].(map[string]any)["mean"]; cr != 1.0 {
 		t.Errorf("oracle on the events: ChangeRatio %v, want 1", cr)
 	}
 }

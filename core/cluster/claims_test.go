@@ -25,16 +25,16 @@ func TestClusterSamplingBeatsTheBaselines(t *testing.T) {
 		t.Fatal(err)
 	}
 	se := func(i int) float64 {
-		s := res.Policies[i].ChangeRatio
+		s := res.Policies[i].Metric(lab.MetricChangeRatio)
 		return s.SD / math.Sqrt(float64(s.N))
 	}
-	cls := res.Policies[0].ChangeRatio.Mean
+	cls := res.Policies[0].Metric(lab.MetricChangeRatio).Mean
 	for i, p := range res.Policies[1:] {
-		d := cls - p.ChangeRatio.Mean
+		d := cls - p.Metric(lab.MetricChangeRatio).Mean
 		s := math.Hypot(se(0), se(i+1))
 		if d <= 4*s {
-			t.Errorf("cluster sampling %.4f vs %s %.4f: difference %.4f is not above 4·SE = %.4f", cls, p.ID, p.ChangeRatio.Mean, d, 4*s)
+			t.Errorf("cluster sampling %.4f vs %s %.4f: difference %.4f is not above 4·SE = %.4f", cls, p.ID, p.Metric(lab.MetricChangeRatio).Mean, d, 4*s)
 		}
-		t.Logf("cluster sampling %.4f vs %-16s %.4f: +%.4f (%.0f SE)", cls, p.ID, p.ChangeRatio.Mean, d, d/s)
+		t.Logf("cluster sampling %.4f vs %-16s %.4f: +%.4f (%.0f SE)", cls, p.ID, p.Metric(lab.MetricChangeRatio).Mean, d, d/s)
 	}
 }

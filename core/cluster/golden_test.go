@@ -34,7 +34,7 @@ func TestSameNumbersEverywhere(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got []int
-		for _, c := range res.Policies[0].PerCycle.ChangeRatio {
+		for _, c := range res.Policies[0].Series[lab.MetricChangeRatio] {
 			got = append(got, int(c.Mean*float64(res.Spec.Budget)+0.5))
 		}
 		if s := fmt.Sprint(got); s != goldenChanged[set] {

@@ -28,7 +28,7 @@ func featureSetRun(t *testing.T, budget int) map[string]float64SE {
 		if i < len(cluster.FeatureSets) {
 			key = cluster.FeatureSets[i]
 		}
-		s := p.ChangeRatio
+		s := p.Metric(lab.MetricChangeRatio)
 		out[key] = float64SE{s.Mean, s.SD / math.Sqrt(float64(s.N))}
 	}
 	return out
@@ -103,7 +103,7 @@ func TestLessonReclusterClaim(t *testing.T) {
 		}
 		var cr [2]float64SE
 		for i, p := range res.Policies {
-			s := p.ChangeRatio
+			s := p.Metric(lab.MetricChangeRatio)
 			cr[i] = float64SE{s.Mean, s.SD / math.Sqrt(float64(s.N))}
 		}
 		above(t, fmt.Sprintf("%d: re-clustering every month over every third", budget), cr[0], cr[1])

@@ -21,7 +21,7 @@ import (
 // crawl schedule, and what to return for charts. The shared fields of Spec
 // keep their meaning: dataset (whose pages' true rates, Truth.Rates, are the
 // population, or whose per-cycle truth gives real histories), repeats, seed,
-// policies (estimator ids) and sweep ("estimate.initial", "estimate.rate",
+// policies (estimator ids) and sweep ("estimate.crawl.initial", "estimate.rate",
 // … see Lab.With).
 type EstimateSpec struct {
 	// Pages is the number of pages simulated per repeat, their rates the
@@ -60,7 +60,7 @@ type EstimateSpec struct {
 
 	// inSweep marks a sweep's runs, which only keep the headline numbers:
 	// they simulate only the first Pool epochs and no paths (see
-	// SweepSeries.MADPerEpoch and EstimatePolicyResult.Best).
+	// EstimatePolicyResult.Best).
 	inSweep bool
 	// shared is what one run and its sweep's runs share (With copies the
 	// pointer).
@@ -87,7 +87,7 @@ type EstimateCrawl struct {
 	// PriorStart lets estimators with a prior (pseudo-mle, posterior-mean,
 	// posterior-mode) choose the first interval themselves, Fraction times
 	// the period their prior alone estimates (§5 step 1), instead of
-	// Initial; a sweep over estimate.initial then leaves them flat.
+	// Initial; a sweep over estimate.crawl.initial then leaves them flat.
 	PriorStart bool `json:"priorStart,omitempty"`
 }
 
@@ -130,21 +130,20 @@ const (
 // Per-epoch series are summarised across repeats (index e: the estimate
 // after e+1 crawls); rates are in changes per day.
 type EstimatePolicyResult struct {
-	// MAD is the median over pages of |λ̂ − λ| at each epoch (§4.2, §5).
-	MAD stat.Series `json:"mad"`
+	// The policy's metrics: the median over pages of |λ̂ − λ| at each
+	// epoch (§4.2, §5) and pooled over the first epochs (headline), the
+	// share of pages in an edge case at each epoch and pooled, and the
+	// mean estimate at each epoch (PolicyResult.Metrics and Series).
+	mad, edge, mean     stat.Series
+	headline, edgeShare stat.Summary
+
 	// MADPeriod is the median of |1/λ̂ − 1/λ| in days (§5 reports hours).
 	MADPeriod stat.Series `json:"madPeriod"`
-	// NoChange and AllChanged are the shares of pages in that edge case,
-	// Edge their sum (Fig. 2's blue and red points).
+	// NoChange and AllChanged are the shares of pages in that edge case
+	// (Fig. 2's blue and red points).
 	NoChange   stat.Series `json:"noChange"`
 	AllChanged stat.Series `json:"allChanged"`
-	Edge       stat.Series `json:"edge"`
-	// EdgeShare is the share of pages in an edge case, pooled over the
-	// first Pool epochs.
-	EdgeShare stat.Summary `json:"edgeShare"`
-	// Mean is the mean estimate over pages; Interval the mean crawl
-	// interval in days.
-	Mean     stat.Series `json:"mean"`
+	// Interval is the mean crawl interval in days.
 	Interval stat.Series `json:"interval"`
 	// Expected is the exact expected estimate at each epoch, where it is
 	// known: every page with one rate (spec Rate) crawled at a fixed
@@ -162,11 +161,9 @@ type EstimatePolicyResult struct {
 	// Prior is the fitted prior, for estimators that use one.
 	Prior *EstimatePrior `json:"prior,omitempty"`
 	// Best is the run at the first interval with the lowest headline MAD
-	// of a sweep over estimate.initial, for estimators whose MAD depends on
+	// of a sweep over estimate.crawl.initial, for estimators whose MAD depends on
 	// it (Fig. 7's "best uniform initial interval").
 	Best *EstimateBest `json:"best,omitempty"`
-
-	headline stat.Summary // PolicyResult.MAD
 }
 
 // EstimateBest is an estimator run at the best first interval of a sweep.
@@ -463,7 +460,7 @@ func (l *Lab) runEstimate(spec Spec) (res *Result, err error) {
 		if res.Sweep, err = l.runSweep(spec); err != nil {
 			return nil, err
 		}
-		if res.Sweep.Field == "estimate.initial" {
+		if res.Sweep.Field == "estimate.crawl.initial" {
 			if err := e.best(res); err != nil {
 				return nil, err
 			}
@@ -472,20 +469,46 @@ func (l *Lab) runEstimate(spec Spec) (res *Result, err error) {
 	echo := *spec.Estimate
 	echo.shared = nil
 	res.Spec.Estimate = &echo
+	how := fmt.Sprintf("%s, %s crawl from %s", count(es.Pages, "page", "pages"), es.Crawl.Mode, DaysText(es.Crawl.Initial))
+	if es.Crawl.Mode == CrawlSequential {
+		how += fmt.Sprintf(", each next interval %g of the estimated period", es.Crawl.Fraction)
+	}
+	if es.Every > 0 {
+		how = fmt.Sprintf("real histories of %s observed every %s", count(es.Pages, "page", "pages"), count(es.Every, d.Info.CycleUnit, d.Info.CycleUnit+"s"))
+	}
+	res.Work = fmt.Sprintf("%s × %s × %s of %s", count(len(spec.Policies), "estimator", "estimators"), count(spec.Repeats, "repeat", "repeats"),
+		count(es.Epochs, "crawl", "crawls"), count(es.Pages, "page", "pages"))
+	if spec.Sweep != nil {
+		res.Work += fmt.Sprintf(" × %d settings", len(spec.Sweep.Values)+1)
+	}
+	res.About = fmt.Sprintf("MAD and edge share pooled over the first %d of %s, the mean estimate after the last; mean over %s, ± the half-width of the 95%% interval across repeats. %s: %s, seed %d.",
+		es.Pool, count(es.Epochs, "crawl", "crawls"), count(spec.Repeats, "repeat", "repeats"), d.Info.Name, how, spec.Seed)
 	return res, nil
 }
 
+// DaysText writes a length in days for people, in hours when under two
+// days.
+func DaysText(d float64) string {
+	if d < 2 {
+		return fmt.Sprintf("%.3g hours", d*24)
+	}
+	return fmt.Sprintf("%.3g days", d)
+}
+
 // best reruns, over every epoch, each estimator whose headline MAD varies
-// along the sweep over estimate.initial at the value where it is smallest
+// along the sweep over estimate.crawl.initial at the value where it is smallest
 // (the first such value), and records it as the policy's Best.
 func (e *estimateRun) best(res *Result) error {
 	sw := res.Sweep
 	for i := range res.Policies {
 		pr := &res.Policies[i]
-		if i >= len(sw.Policies) || len(sw.Policies[i].MAD) != len(sw.Values) {
+		if i >= len(sw.Policies) {
 			continue
 		}
-		mad := sw.Policies[i].MAD
+		mad := sw.Policies[i].Metrics[MetricMAD]
+		if len(mad) != len(sw.Values) {
+			continue
+		}
 		at, flat := 0, true
 		for k, v := range mad {
 			if v.Mean != mad[0].Mean {
@@ -515,7 +538,8 @@ func (e *estimateRun) best(res *Result) error {
 		if err != nil {
 			return specErr("sweep.values", "%s at %v: %v", desc.ID, sw.Values[at], err)
 		}
-		pr.Estimate.Best = &EstimateBest{Initial: sw.Values[at], MAD: r.headline, MADSeries: r.MAD, Edge: r.Edge}
+		pr.Estimate.Best = &EstimateBest{Initial: sw.Values[at], MAD: r.headline, MADSeries: r.mad, Edge: r.edge}
+		pr.setFact(FactBestInitial, sw.Values[at])
 	}
 	return nil
 }
@@ -801,7 +825,27 @@ func (e *estimateRun) policy(i int, desc refresh.Descriptor) (pr PolicyResult, e
 		return pr, specErr(field, "%s: %v", desc.ID, err)
 	}
 	r.Prior = pri
-	pr.Estimate, pr.MAD = r, r.headline
+	pr.Estimate = r
+	pr.Metrics = map[string]stat.Summary{MetricMAD: r.headline, MetricEdgeShare: r.edgeShare}
+	if e.es.inSweep {
+		// A sweep's run simulates only the pooled epochs: what it says
+		// after its last is not what the run says after the last crawl.
+		return pr, nil
+	}
+	pr.Metrics[MetricRateEstimate] = stat.Summarize(nil)
+	pr.Series = map[string]stat.Series{MetricMAD: r.mad, MetricEdgeShare: r.edge, MetricRateEstimate: r.mean}
+	if n := len(r.mean); n > 0 {
+		pr.Metrics[MetricRateEstimate] = r.mean[n-1]
+		pr.setFact(FactMADLast, r.mad[n-1].Mean)
+		pr.setFact(FactEdgeFirst, r.edge[0].Mean)
+	}
+	if n := len(r.Expected); n > 0 {
+		pr.setFact(FactExpectedEstimate, r.Expected[n-1])
+	}
+	if pri != nil && pri.Induced != nil {
+		pr.setFact(FactPseudoChanged, pri.Changed)
+		pr.setFact(FactPseudoUnchanged, pri.Unchanged)
+	}
 	return pr, nil
 }
 
@@ -855,8 +899,8 @@ func (e *estimateRun) runSimulated(id string, est estimate.Estimator) (*Estimate
 		pooled[r], pooledEdge[r] = s.PooledMAD, sumEdge/float64(es.Pool)
 	}
 	res := &EstimatePolicyResult{
-		MAD: mad.series(), MADPeriod: madP.series(), NoChange: noc.series(), AllChanged: all.series(), Edge: edge.series(),
-		EdgeShare: stat.Summarize(pooledEdge), Mean: mean.series(), Interval: iv.series(), Pages: len(e.rates),
+		mad: mad.series(), MADPeriod: madP.series(), NoChange: noc.series(), AllChanged: all.series(), edge: edge.series(),
+		edgeShare: stat.Summarize(pooledEdge), mean: mean.series(), Interval: iv.series(), Pages: len(e.rates),
 		TrueRate: es.Rate,
 	}
 	res.headline = stat.Summarize(pooled)
@@ -965,18 +1009,18 @@ func (e *estimateRun) runObserved(est estimate.Estimator) (*EstimatePolicyResult
 	edgeSum := 0.0
 	for k := range epochs {
 		n := float64(len(dev[k]))
-		res.MAD = append(res.MAD, one(median(dev[k])))
+		res.mad = append(res.mad, one(median(dev[k])))
 		res.MADPeriod = append(res.MADPeriod, one(median(devP[k])))
 		res.NoChange = append(res.NoChange, one(noc[k]/n))
 		res.AllChanged = append(res.AllChanged, one(all[k]/n))
-		res.Edge = append(res.Edge, one((noc[k]+all[k])/n))
-		res.Mean = append(res.Mean, one(sum[k]/n))
+		res.edge = append(res.edge, one((noc[k]+all[k])/n))
+		res.mean = append(res.mean, one(sum[k]/n))
 		res.Interval = append(res.Interval, one(sumT[k]/n))
 		if k < es.Pool {
 			edgeSum += (noc[k] + all[k]) / n
 		}
 	}
-	res.EdgeShare = one(edgeSum / float64(min(es.Pool, epochs)))
+	res.edgeShare = one(edgeSum / float64(min(es.Pool, epochs)))
 	res.headline = one(median(pooledDev))
 	return res, nil
 }
@@ -1063,40 +1107,18 @@ func binomPMF(n, x int, q float64) float64 {
 	return math.Exp(ln - lx - lnx + float64(x)*math.Log(q) + float64(n-x)*math.Log1p(-q))
 }
 
-// withEstimate sets field name of an estimate spec (a copy of es, which may
-// be nil) to v: "initial" (crawl.initial, days), "fraction"
-// (crawl.fraction), "rate", "pages", "epochs", "every" or "pathRate".
-func withEstimate(out *Spec, es *EstimateSpec, name string, v float64) error {
-	var c EstimateSpec
-	if es != nil {
-		c = *es
-	}
-	c.inSweep = true
-	out.Estimate = &c
-	whole := func(dst *int) error {
-		if v != math.Trunc(v) || math.Abs(v) > 1e9 {
-			return fmt.Errorf("estimate.%s takes whole numbers, got %v", name, v)
-		}
-		*dst = int(v)
-		return nil
-	}
-	switch name {
-	case "initial":
-		c.Crawl.Initial = v
-	case "fraction":
-		c.Crawl.Fraction = v
-	case "rate":
-		c.Rate = v
-	case "pathRate":
-		c.PathRate = v
-	case "pages":
-		return whole(&c.Pages)
-	case "epochs":
-		return whole(&c.Epochs)
-	case "every":
-		return whole(&c.Every)
-	default:
-		return fmt.Errorf("unknown field %q (expected estimate.initial, estimate.fraction, estimate.rate, estimate.pathRate, estimate.pages, estimate.epochs or estimate.every)", "estimate."+name)
-	}
-	return nil
+// estimateFields are the estimate kind's members a control or sweep may
+// set (Field).
+var estimateFields = []SpecField{
+	{Param: param.Param{Name: "estimate.rate", Type: param.Float, Help: "Every simulated page's true rate, changes per day; 0: the dataset's rates."}.Range(0, 1e6), Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.pages", Type: param.Int, Help: "Pages simulated per repeat."}.Range(1, MaxEstimatePages), Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.epochs", Type: param.Int, Help: "Crawls of each page."}.Range(1, MaxEstimateEpochs), Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.pool", Type: param.Int, Help: "First epochs the headline MAD pools."}.Range(1, MaxEstimateEpochs), Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.every", Type: param.Int, Help: "Observe real histories every this many cycles (0: simulate)."}.Range(0, math.MaxInt32), Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.paths", Type: param.Int, Help: "Single-page estimation paths to return (Fig. 2)."}.Range(1, MaxEstimatePaths), Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.pathRate", Type: param.Float, Help: "The true rate of the page whose paths are drawn, changes per day."}.Range(0, 1e6), Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.crawl.initial", Type: param.Float, Help: "First crawl interval, days."}.Range(estimate.MinInterval, 1e6), Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.crawl.fraction", Type: param.Float, Help: "Next interval as a fraction of the estimated change period (sequential crawls)."}.Range(0, 100), Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.crawl.mode", Type: param.Enum, Default: CrawlSequential, Options: []string{CrawlSequential, CrawlFixed},
+		Help: "sequential: each next interval a fraction of the estimated period (§4.1); fixed: every interval the first."}, Kind: KindEstimate},
 }

@@ -102,7 +102,17 @@ func TestEstimateExpectation(t *testing.T) {
 			if len(e.Expected) != 8 || e.TrueRate != 1 {
 				t.Fatalf("%s: expected %v, true rate %v", p.ID, e.Expected, e.TrueRate)
 			}
-			for k, s := range e.Mean {
+			mean := p.Series[lab.MetricRateEstimate]
+			if len(mean) != 8 {
+				t.Fatalf("%s: mean estimate over %d epochs, want 8", p.ID, len(mean))
+			}
+			if x, ok := p.Fact(lab.FactExpectedEstimate); !ok || x != e.Expected[7] {
+				t.Errorf("%s: fact expectedEstimate %v (%v), want the last epoch's expectation %v", p.ID, x, ok, e.Expected[7])
+			}
+			if h := p.Metric(lab.MetricRateEstimate); h != mean[7] {
+				t.Errorf("%s: headline estimate %+v, want the last epoch's %+v", p.ID, h, mean[7])
+			}
+			for k, s := range mean {
 				se := s.SD / math.Sqrt(float64(s.N))
 				if d := math.Abs(s.Mean - e.Expected[k]); d > 4*se {
 					t.Errorf("I=%v %s epoch %d: mean %.5f, expected %.5f (|d| %.2g > 4 SE %.2g)", interval, p.ID, k+1, s.Mean, e.Expected[k], d, 4*se)
@@ -137,7 +147,7 @@ func TestEstimateMatchesPaths(t *testing.T) {
 		}
 		pooled = append(pooled, s.PooledMAD)
 	}
-	got := res.Policies[0].MAD
+	got := res.Policies[0].Metric(lab.MetricMAD)
 	mean := (pooled[0] + pooled[1] + pooled[2]) / 3
 	if got.N != 3 || math.Abs(got.Mean-mean) > 1e-12*mean {
 		t.Errorf("headline MAD %+v, want the mean %v of the repeats' pooled MADs %v", got, mean, pooled)
@@ -157,20 +167,24 @@ func TestEstimateMatchesPaths(t *testing.T) {
 // cases and that estimators with a prior have none (§4.1, §4.4).
 func TestEstimateEdgeCases(t *testing.T) {
 	res := run(t, estSpec(&lab.EstimateSpec{Pages: 300, Epochs: 10}, "mle", "pseudo-mle"))
-	mle, pseudo := res.Policies[0].Estimate, res.Policies[1].Estimate
-	if mle.Edge[0].Mean != 1 {
-		t.Errorf("after one crawl every MLE estimate is an edge case, got share %v", mle.Edge[0].Mean)
+	mle := res.Policies[0].Estimate
+	mleEdge, pseudoEdge := res.Policies[0].Series[lab.MetricEdgeShare], res.Policies[1].Series[lab.MetricEdgeShare]
+	if len(mleEdge) != 10 || len(pseudoEdge) != 10 {
+		t.Fatalf("edge share over %d and %d epochs, want 10", len(mleEdge), len(pseudoEdge))
 	}
-	if !(mle.Edge[9].Mean < mle.Edge[0].Mean) {
-		t.Errorf("edge share did not fall: %v then %v", mle.Edge[0].Mean, mle.Edge[9].Mean)
+	if mleEdge[0].Mean != 1 {
+		t.Errorf("after one crawl every MLE estimate is an edge case, got share %v", mleEdge[0].Mean)
 	}
-	for k, s := range pseudo.Edge {
+	if !(mleEdge[9].Mean < mleEdge[0].Mean) {
+		t.Errorf("edge share did not fall: %v then %v", mleEdge[0].Mean, mleEdge[9].Mean)
+	}
+	for k, s := range pseudoEdge {
 		if s.Mean != 0 {
 			t.Errorf("pseudo-mle epoch %d: edge share %v, want 0", k+1, s.Mean)
 		}
 	}
-	if x := mle.NoChange[0].Mean + mle.AllChanged[0].Mean; math.Abs(x-mle.Edge[0].Mean) > 1e-12 {
-		t.Errorf("edge %v ≠ no change + all changed %v", mle.Edge[0].Mean, x)
+	if x := mle.NoChange[0].Mean + mle.AllChanged[0].Mean; math.Abs(x-mleEdge[0].Mean) > 1e-12 {
+		t.Errorf("edge %v ≠ no change + all changed %v", mleEdge[0].Mean, x)
 	}
 }
 
@@ -224,22 +238,22 @@ func TestEstimatePriorFit(t *testing.T) {
 // (priorStart) is flat along it.
 func TestEstimateSweep(t *testing.T) {
 	spec := estSpec(&lab.EstimateSpec{Pages: 300, Epochs: 5, Crawl: lab.EstimateCrawl{PriorStart: true}}, "mle", "pseudo-mle")
-	spec.Sweep = &lab.Sweep{Field: "estimate.initial", Values: []float64{1, 5, 10, 20}}
+	spec.Sweep = &lab.Sweep{Field: "estimate.crawl.initial", Values: []float64{1, 5, 10, 20}}
 	res := run(t, spec)
 	sw := res.Sweep
 	if sw == nil || len(sw.Policies) != 2 {
 		t.Fatalf("sweep %+v", sw)
 	}
-	mle, pseudo := sw.Policies[0], sw.Policies[1]
-	if len(mle.MAD) != 4 || len(mle.MADPerEpoch) != 4 || len(mle.MADPerEpoch[0]) != 5 {
-		t.Fatalf("mle sweep: %d MADs, %d per-epoch", len(mle.MAD), len(mle.MADPerEpoch))
+	mleMAD, pseudoMAD := sw.Policies[0].Metrics[lab.MetricMAD], sw.Policies[1].Metrics[lab.MetricMAD]
+	if len(mleMAD) != 4 || len(pseudoMAD) != 4 {
+		t.Fatalf("sweep: %d MADs for mle, %d for pseudo-mle, want 4", len(mleMAD), len(pseudoMAD))
 	}
-	if mle.MAD[0].Mean == mle.MAD[3].Mean {
+	if mleMAD[0].Mean == mleMAD[3].Mean {
 		t.Error("the MLE's MAD does not depend on the initial interval")
 	}
-	for i, s := range pseudo.MAD {
-		if s != pseudo.MAD[0] {
-			t.Errorf("pseudo-mle with priorStart at value %d: %+v, want %+v (flat)", i, s, pseudo.MAD[0])
+	for i, s := range pseudoMAD {
+		if s != pseudoMAD[0] {
+			t.Errorf("pseudo-mle with priorStart at value %d: %+v, want %+v (flat)", i, s, pseudoMAD[0])
 		}
 	}
 	if res.Spec.Estimate.Crawl.Initial != 1 {
@@ -251,20 +265,29 @@ func TestEstimateSweep(t *testing.T) {
 	if best == nil || res.Policies[1].Estimate.Best != nil {
 		t.Fatalf("best: mle %+v, pseudo-mle %+v", best, res.Policies[1].Estimate.Best)
 	}
+	if len(best.MADSeries) != 5 {
+		t.Errorf("best run: MAD over %d epochs, want all 5", len(best.MADSeries))
+	}
 	at := 0
-	for k, v := range mle.MAD {
-		if v.Mean < mle.MAD[at].Mean {
+	for k, v := range mleMAD {
+		if v.Mean < mleMAD[at].Mean {
 			at = k
 		}
 	}
 	if best.Initial != spec.Sweep.Values[at] {
 		t.Errorf("best initial %v, want %v (lowest MAD)", best.Initial, spec.Sweep.Values[at])
 	}
+	if x, ok := res.Policies[0].Fact(lab.FactBestInitial); !ok || x != best.Initial {
+		t.Errorf("mle's fact bestInitial %v (%v), want %v", x, ok, best.Initial)
+	}
+	if x, ok := res.Policies[1].Fact(lab.FactBestInitial); ok {
+		t.Errorf("flat pseudo-mle has a bestInitial %v", x)
+	}
 	direct := spec
 	direct.Sweep = nil
 	direct.Estimate = &lab.EstimateSpec{Pages: 300, Epochs: 5, Crawl: lab.EstimateCrawl{Initial: best.Initial}}
 	dres := run(t, direct)
-	if got, want := mustJSON(t, best.MADSeries), mustJSON(t, dres.Policies[0].Estimate.MAD); got != want || best.MAD != dres.Policies[0].MAD {
+	if got, want := mustJSON(t, best.MADSeries), mustJSON(t, dres.Policies[0].Series[lab.MetricMAD]); got != want || best.MAD != dres.Policies[0].Metric(lab.MetricMAD) {
 		t.Errorf("best run %s, direct run %s", got, want)
 	}
 	if _, err := lab.New().With(spec, "estimate.nonsense", 1); err == nil {
@@ -305,17 +328,17 @@ func TestEstimateObservedJordan(t *testing.T) {
 	if mle.Pages+mle.Excluded != 1140 || mle.Pages == 0 || mle.Excluded == 0 {
 		t.Errorf("%d pages compared, %d excluded, want 1140 in all", mle.Pages, mle.Excluded)
 	}
-	if len(mle.MAD) != 21 || mle.MAD[20].Mean != 0 {
-		t.Errorf("MLE at the last of %d epochs: MAD %+v, want exactly 0", len(mle.MAD), mle.MAD[len(mle.MAD)-1])
+	if mad := res.Policies[0].Series[lab.MetricMAD]; len(mad) != 21 || mad[20].Mean != 0 {
+		t.Errorf("MLE at the last of %d epochs: MAD %+v, want exactly 0", len(mad), mad[len(mad)-1])
 	}
-	if res.Policies[1].Estimate.MAD[20].Mean == 0 {
+	if res.Policies[1].Series[lab.MetricMAD][20].Mean == 0 {
 		t.Error("the naive estimator matches the MLE reference exactly, which it cannot on censored days")
 	}
 	// Every 3rd day: 7 intervals of 3 days.
 	spec.Estimate = &lab.EstimateSpec{Every: 3}
 	res = run(t, spec)
-	if m := res.Policies[0].Estimate; len(m.MAD) != 7 || m.Interval[0].Mean != 3 || !(m.MAD[6].Mean > 0) {
-		t.Errorf("every 3rd day: %d epochs, first interval %v days, last MAD %v", len(m.MAD), m.Interval[0].Mean, m.MAD[len(m.MAD)-1].Mean)
+	if m, mad := res.Policies[0].Estimate, res.Policies[0].Series[lab.MetricMAD]; len(mad) != 7 || m.Interval[0].Mean != 3 || !(mad[6].Mean > 0) {
+		t.Errorf("every 3rd day: %d epochs, first interval %v days, last MAD %v", len(mad), m.Interval[0].Mean, mad[len(mad)-1].Mean)
 	}
 }
 
@@ -324,12 +347,12 @@ func TestEstimateObservedJordan(t *testing.T) {
 // excluded, and the MLE's MAD falls from the first epoch to the last.
 func TestEstimateObservedTrueRates(t *testing.T) {
 	res := run(t, estSpec(&lab.EstimateSpec{Every: 2, Pages: 2000}, "mle"))
-	m := res.Policies[0].Estimate
-	if m.Pages != 2000 || m.Excluded != 0 || len(m.MAD) != 15 {
-		t.Fatalf("%d pages, %d excluded, %d epochs (want 15: 30 days every 2nd)", m.Pages, m.Excluded, len(m.MAD))
+	m, mad := res.Policies[0].Estimate, res.Policies[0].Series[lab.MetricMAD]
+	if m.Pages != 2000 || m.Excluded != 0 || len(mad) != 15 {
+		t.Fatalf("%d pages, %d excluded, %d epochs (want 15: 30 days every 2nd)", m.Pages, m.Excluded, len(mad))
 	}
-	if !(m.MAD[14].Mean < m.MAD[0].Mean) {
-		t.Errorf("MAD did not fall: %v then %v", m.MAD[0].Mean, m.MAD[14].Mean)
+	if !(mad[14].Mean < mad[0].Mean) {
+		t.Errorf("MAD did not fall: %v then %v", mad[0].Mean, mad[14].Mean)
 	}
 }
 
@@ -366,24 +389,24 @@ func TestEstimateEventLogOTA(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, p := range res.Policies {
-				e := p.Estimate
+				e, mad := p.Estimate, p.Series[lab.MetricMAD]
 				if e.Pages == 0 {
 					t.Fatalf("%s: no page compared (%d excluded)", p.ID, e.Excluded)
 				}
-				for k, s := range e.MAD {
+				for k, s := range mad {
 					if math.IsNaN(s.Mean) || math.IsInf(s.Mean, 0) {
 						t.Errorf("%s epoch %d: MAD %v", p.ID, k+1, s.Mean)
 					}
 				}
 				t.Logf("%s: %d pages (%d excluded), %d epochs, MAD first %.4f last %.4f per day, edge share (first %d) %.2f",
-					p.ID, e.Pages, e.Excluded, len(e.MAD), e.MAD[0].Mean, e.MAD[len(e.MAD)-1].Mean, res.Spec.Estimate.Pool, e.EdgeShare.Mean)
+					p.ID, e.Pages, e.Excluded, len(mad), mad[0].Mean, mad[len(mad)-1].Mean, res.Spec.Estimate.Pool, p.Metric(lab.MetricEdgeShare).Mean)
 			}
-			mle, pseudo := res.Policies[0].Estimate, res.Policies[2].Estimate
-			if last := len(mle.MAD) - 1; !(mle.MAD[last].Mean < mle.MAD[0].Mean) {
-				t.Errorf("MLE MAD did not fall: first %v, last %v", mle.MAD[0].Mean, mle.MAD[last].Mean)
+			mle, pseudo := res.Policies[0].Series[lab.MetricMAD], res.Policies[2]
+			if last := len(mle) - 1; !(mle[last].Mean < mle[0].Mean) {
+				t.Errorf("MLE MAD did not fall: first %v, last %v", mle[0].Mean, mle[last].Mean)
 			}
-			if pseudo.EdgeShare.Mean != 0 {
-				t.Errorf("pseudo-mle edge share %v, want 0", pseudo.EdgeShare.Mean)
+			if es := pseudo.Metric(lab.MetricEdgeShare); es.Mean != 0 {
+				t.Errorf("pseudo-mle edge share %v, want 0", es.Mean)
 			}
 		})
 	}
@@ -403,8 +426,8 @@ func TestEstimateCatalog(t *testing.T) {
 	}
 	res := run(t, estSpec(&lab.EstimateSpec{Pages: 100, Epochs: 4, Prior: lab.EstimatePriorOptions{Steps: 100, Restarts: 2}}, est...))
 	for _, p := range res.Policies {
-		if p.MAD.N != 3 || math.IsNaN(p.MAD.Mean) {
-			t.Errorf("%s: headline MAD %+v", p.ID, p.MAD)
+		if mad := p.Metric(lab.MetricMAD); mad.N != 3 || math.IsNaN(mad.Mean) {
+			t.Errorf("%s: headline MAD %+v", p.ID, mad)
 		}
 	}
 }

@@ -24,9 +24,9 @@ func ExampleLab_Run_estimate() {
 		return
 	}
 	for _, p := range res.Policies {
-		e := p.Estimate
-		last := len(e.Mean) - 1
-		fmt.Printf("%-17s after %d crawls: mean %.3f (exact %.3f), MAD %.3f per day\n", p.ID, last+1, e.Mean[last].Mean, e.Expected[last], e.MAD[last].Mean)
+		mean, mad := p.Series[lab.MetricRateEstimate], p.Series[lab.MetricMAD]
+		last := len(mean) - 1
+		fmt.Printf("%-17s after %d crawls: mean %.3f (exact %.3f), MAD %.3f per day\n", p.ID, last+1, mean[last].Mean, p.Estimate.Expected[last], mad[last].Mean)
 	}
 	// Output:
 	// naive             after 40 crawls: mean 0.432 (exact 0.432), MAD 0.563 per day

@@ -24,8 +24,8 @@ func ExampleLab_Run() {
 		return
 	}
 	for _, p := range res.Policies {
-		cr := p.ChangeRatio
-		fmt.Printf("%-16s ChangeRatio %.3f [%.3f, %.3f]  freshness %.3f\n", p.ID, cr.Mean, cr.Lo, cr.Hi, p.Freshness.Mean)
+		cr := p.Metric(lab.MetricChangeRatio)
+		fmt.Printf("%-16s ChangeRatio %.3f [%.3f, %.3f]  freshness %.3f\n", p.ID, cr.Mean, cr.Lo, cr.Hi, p.Metric(lab.MetricFreshness).Mean)
 	}
 	// Output:
 	// round-robin      ChangeRatio 0.499 [0.495, 0.504]  freshness 0.750

@@ -3,8 +3,10 @@ package lab_test
 import (
 	"encoding/json"
 	"errors"
+	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -229,31 +231,30 @@ func TestRunEchoesSpec(t *testing.T) {
 				t.Errorf("%s: result params sampleSize %v, want %v", pr.ID, got, wantSize)
 			}
 		}
-		for name, series := range map[string][]any{
-			"changeRatio": anySlice(pr.PerCycle.ChangeRatio), "freshness": anySlice(pr.PerCycle.Freshness), "age": anySlice(pr.PerCycle.Age),
-		} {
-			if len(series) != 6 {
-				t.Errorf("%s: perCycle.%s has %d entries, want 6", pr.ID, name, len(series))
+		for _, name := range []string{lab.MetricChangeRatio, lab.MetricFreshness, lab.MetricAge} {
+			if series := anySlice(pr.Series[name]); len(series) != 6 {
+				t.Errorf("%s: series.%s has %d entries, want 6", pr.ID, name, len(series))
 			}
 		}
 		for _, m := range lab.Metrics {
-			if m.PerCycle == nil || !m.AppliesTo(lab.KindRefresh) {
+			per, ok := pr.Series[m.ID]
+			if !ok || !m.AppliesTo(lab.KindRefresh) {
 				// A metric of estimates (site accuracy) exists only for
 				// policies that estimate; TestSiteEstimatesAreUnbiased
 				// covers it.
 				continue
 			}
-			if s := m.Headline(pr); s.N != 4 {
+			if s := pr.Metric(m.ID); s.N != 4 {
 				t.Errorf("%s: headline %s over %d repeats, want 4", pr.ID, m.ID, s.N)
 			}
-			for c, s := range m.PerCycle(pr) {
+			for c, s := range per {
 				if s.N != 4 {
 					t.Errorf("%s: %s cycle %d over %d repeats, want 4", pr.ID, m.ID, c, s.N)
 				}
 			}
 		}
-		if pr.Downloads.Mean != 114 && pr.ID != "oracle" {
-			t.Errorf("%s: %v downloads per cycle, want the whole budget 114", pr.ID, pr.Downloads.Mean)
+		if dl := pr.Metric(lab.MetricDownloads); dl.Mean != 114 && pr.ID != "oracle" {
+			t.Errorf("%s: %v downloads per cycle, want the whole budget 114", pr.ID, dl.Mean)
 		}
 	}
 	// The echoed spec reproduces the run: every number is the same. Only
@@ -356,13 +357,13 @@ func TestOracleOnTaleghani(t *testing.T) {
 	if !pr.Oracle || !pr.UpperBound {
 		t.Error("oracle result not marked as an oracle and the upper bound")
 	}
-	if pr.ChangeRatio.Mean != 1 || pr.ChangeRatio.SD != 0 || pr.ChangeRatio.Lo != 1 || pr.ChangeRatio.Hi != 1 {
-		t.Errorf("oracle ChangeRatio %+v, want exactly 1", pr.ChangeRatio)
+	if cr := pr.Metric(lab.MetricChangeRatio); cr.Mean != 1 || cr.SD != 0 || cr.Lo != 1 || cr.Hi != 1 {
+		t.Errorf("oracle ChangeRatio %+v, want exactly 1", cr)
 	}
 	// 100 stale pages, 20 refreshed: freshness (200−80)/200 (to rounding:
 	// the mean adds 20 copies of it).
-	if math.Abs(pr.Freshness.Mean-0.6) > 1e-12 {
-		t.Errorf("oracle freshness %v, want 0.6", pr.Freshness.Mean)
+	if fr := pr.Metric(lab.MetricFreshness); math.Abs(fr.Mean-0.6) > 1e-12 {
+		t.Errorf("oracle freshness %v, want 0.6", fr.Mean)
 	}
 }
 
@@ -406,7 +407,7 @@ func TestRandomOnTaleghani(t *testing.T) {
 	// Round-robin's order is random per repeat, so its first cycle is a
 	// random set too: same distribution.
 	for _, pr := range res.Policies {
-		cr := pr.ChangeRatio
+		cr := pr.Metric(lab.MetricChangeRatio)
 		if math.Abs(cr.Mean-p) > 4*se {
 			t.Errorf("%s: ChangeRatio %.4f, want %.4f ± %.4f (4·SE)", pr.ID, cr.Mean, p, 4*se)
 		}
@@ -493,40 +494,112 @@ func TestUploads(t *testing.T) {
 	}
 }
 
-// TestMetrics checks the metric catalog: ids are unique and found by
-// MetricByID, and each metric's accessors read the matching fields.
+// TestMetrics checks the metric and fact catalogs: ids are unique and
+// found by MetricByID and FactByID, listed by MetricIDs and FactIDs for
+// exactly their kinds, and each metric's exact expectation is a fact of
+// the catalog. A site estimator's refresh result carries exactly the
+// refresh metrics under those ids, each over every repeat, and the
+// per-cycle series of ChangeRatio, freshness and age, whose mean over
+// cycles is the headline (so no metric's series sits under another's id).
 func TestMetrics(t *testing.T) {
 	res := run(t, lab.Spec{Dataset: lab.DatasetRef{ID: "alqaaideh-jordan"}, Cycles: 3, Repeats: 3, Policies: ids("site-greedy")})
 	pr := res.Policies[0]
-	want := map[string]any{
-		lab.MetricChangeRatio: pr.ChangeRatio, lab.MetricFreshness: pr.Freshness, lab.MetricAge: pr.Age,
-		lab.MetricSiteAccuracy: pr.Sites.MeanAccuracy,
-	}
-	refreshMetrics := 0
+	listed := func(ids, id string) bool { return slices.Contains(strings.Split(ids, ", "), id) }
+	var refreshMetrics []string
+	seen := map[string]bool{}
 	for _, m := range lab.Metrics {
+		if seen[m.ID] {
+			t.Errorf("metric %q listed twice", m.ID)
+		}
+		seen[m.ID] = true
 		got, ok := lab.MetricByID(m.ID)
 		if !ok || got.ID != m.ID {
 			t.Errorf("MetricByID(%q) = %v, %v", m.ID, got.ID, ok)
 		}
-		if !m.AppliesTo(lab.KindRefresh) {
-			continue // TestEstimateMetrics covers the estimate kind's
+		if len(m.Kinds) == 0 {
+			t.Errorf("%s: no kinds", m.ID)
 		}
-		refreshMetrics++
-		if m.Headline(pr) != want[m.ID] {
-			t.Errorf("%s: headline reads the wrong field", m.ID)
+		if !listed(lab.MetricIDs(""), m.ID) {
+			t.Errorf("MetricIDs(\"\") %q lacks %q", lab.MetricIDs(""), m.ID)
 		}
-		if !strings.Contains(lab.MetricIDs(), m.ID) {
-			t.Errorf("MetricIDs() %q lacks %q", lab.MetricIDs(), m.ID)
+		for _, k := range lab.Kinds() {
+			if listed(lab.MetricIDs(k), m.ID) != m.AppliesTo(k) {
+				t.Errorf("MetricIDs(%q) = %q: lists %s = %v, AppliesTo = %v", k, lab.MetricIDs(k), m.ID, !m.AppliesTo(k), m.AppliesTo(k))
+			}
+		}
+		if m.Exact != "" {
+			f, ok := lab.FactByID(m.Exact)
+			if !ok {
+				t.Errorf("%s: exact expectation %q is not a fact of the catalog", m.ID, m.Exact)
+			} else if !slices.ContainsFunc(f.Kinds, m.AppliesTo) {
+				t.Errorf("%s: exact expectation %s is of kinds %v, the metric of %v", m.ID, f.ID, f.Kinds, m.Kinds)
+			}
+		}
+		if m.AppliesTo(lab.KindRefresh) {
+			refreshMetrics = append(refreshMetrics, m.ID)
 		}
 	}
-	if len(want) != refreshMetrics {
-		t.Errorf("%d refresh metrics, want %d", refreshMetrics, len(want))
+	seen = map[string]bool{}
+	for _, f := range lab.Facts {
+		if seen[f.ID] {
+			t.Errorf("fact %q listed twice", f.ID)
+		}
+		seen[f.ID] = true
+		if got, ok := lab.FactByID(f.ID); !ok || got.ID != f.ID {
+			t.Errorf("FactByID(%q) = %v, %v", f.ID, got.ID, ok)
+		}
+		if _, ok := lab.MetricByID(f.ID); ok {
+			t.Errorf("%q is both a metric and a fact", f.ID)
+		}
+		if len(f.Kinds) == 0 {
+			t.Errorf("fact %s: no kinds", f.ID)
+		}
+		if !listed(lab.FactIDs(""), f.ID) {
+			t.Errorf("FactIDs(\"\") %q lacks %q", lab.FactIDs(""), f.ID)
+		}
+		for _, k := range lab.Kinds() {
+			if listed(lab.FactIDs(k), f.ID) != slices.Contains(f.Kinds, k) {
+				t.Errorf("FactIDs(%q) = %q, fact %s of kinds %v", k, lab.FactIDs(k), f.ID, f.Kinds)
+			}
+		}
+	}
+	if got := slices.Sorted(maps.Keys(pr.Metrics)); !slices.Equal(got, slices.Sorted(slices.Values(refreshMetrics))) {
+		t.Errorf("site-greedy's metrics %v, want the refresh metrics %v", got, refreshMetrics)
+	}
+	for id, s := range pr.Metrics {
+		if s.N != 3 {
+			t.Errorf("headline %s over %d repeats, want 3", id, s.N)
+		}
+	}
+	perCycle := []string{lab.MetricChangeRatio, lab.MetricFreshness, lab.MetricAge}
+	if got := slices.Sorted(maps.Keys(pr.Series)); !slices.Equal(got, slices.Sorted(slices.Values(perCycle))) {
+		t.Errorf("series %v, want %v", got, perCycle)
+	}
+	for _, id := range perCycle {
+		per := pr.Series[id]
+		if len(per) != 3 {
+			t.Errorf("series.%s has %d cycles, want 3", id, len(per))
+			continue
+		}
+		sum := 0.0
+		for _, s := range per {
+			sum += s.Mean
+		}
+		if h := pr.Metric(id).Mean; math.Abs(sum/3-h) > 1e-12 {
+			t.Errorf("%s: mean over cycles %v, headline %v", id, sum/3, h)
+		}
 	}
 	if _, ok := lab.MetricByID("rir"); ok {
 		t.Error("MetricByID found an unknown id")
 	}
-	if !reflect.DeepEqual(lab.Metrics[1].PerCycle(pr), pr.PerCycle.Freshness) || !reflect.DeepEqual(lab.Metrics[2].PerCycle(pr), pr.PerCycle.Age) {
-		t.Error("PerCycle accessors read the wrong series")
+	if _, ok := lab.FactByID("rir"); ok {
+		t.Error("FactByID found an unknown id")
+	}
+	if s := pr.Metric(lab.MetricMAD); s.N != 0 || !math.IsNaN(s.Mean) {
+		t.Errorf("a refresh result's MAD %+v, want a summary of nothing", s)
+	}
+	if e, ok := pr.Fact(lab.FactExpectedChangeRatio); ok {
+		t.Errorf("three-cycle run: expectedChangeRatio %v, want none", e)
 	}
 }
 
@@ -565,24 +638,25 @@ func TestExpectedChangeRatio(t *testing.T) {
 		spec := lab.Spec{Dataset: lab.DatasetRef{ID: ds}, Budget: 100, Repeats: 400, Seed: 8, Policies: allPolicies()}
 		res := run(t, spec)
 		for _, pr := range res.Policies {
-			if (pr.ExpectedChangeRatio != nil) != expects[pr.ID] {
-				t.Errorf("%s on %s: expectedChangeRatio set = %v, descriptor has Expect = %v", pr.ID, ds, pr.ExpectedChangeRatio != nil, expects[pr.ID])
+			e, ok := pr.Fact(lab.FactExpectedChangeRatio)
+			if ok != expects[pr.ID] {
+				t.Errorf("%s on %s: expectedChangeRatio set = %v, descriptor has Expect = %v", pr.ID, ds, ok, expects[pr.ID])
 				continue
 			}
-			if pr.ExpectedChangeRatio == nil {
+			if !ok {
 				continue
 			}
-			e := *pr.ExpectedChangeRatio
-			se := pr.ChangeRatio.SD / math.Sqrt(float64(pr.ChangeRatio.N))
-			if math.Abs(pr.ChangeRatio.Mean-e) > max(4*se, 1e-12) {
-				t.Errorf("%s on %s: simulated ChangeRatio %.4f, exact expectation %.4f ± %.4f (4·SE)", pr.ID, ds, pr.ChangeRatio.Mean, e, 4*se)
+			cr := pr.Metric(lab.MetricChangeRatio)
+			se := cr.SD / math.Sqrt(float64(cr.N))
+			if math.Abs(cr.Mean-e) > max(4*se, 1e-12) {
+				t.Errorf("%s on %s: simulated ChangeRatio %.4f, exact expectation %.4f ± %.4f (4·SE)", pr.ID, ds, cr.Mean, e, 4*se)
 			}
 		}
 	}
 	spec := lab.Spec{Dataset: lab.DatasetRef{ID: "alqaaideh-jordan"}, Cycles: 2, Repeats: 2, Policies: allPolicies()}
 	for _, pr := range run(t, spec).Policies {
-		if e := pr.ExpectedChangeRatio; e != nil {
-			t.Errorf("%s: two-cycle run: expectedChangeRatio %v, want none", pr.ID, *e)
+		if e, ok := pr.Fact(lab.FactExpectedChangeRatio); ok {
+			t.Errorf("%s: two-cycle run: expectedChangeRatio %v, want none", pr.ID, e)
 		}
 	}
 }

@@ -28,11 +28,38 @@ type Result struct {
 	Sweep *SweepResult `json:"sweep,omitempty"`
 	// Schedule describes a schedule run's truth (schedule kind only).
 	Schedule *ScheduleResult `json:"schedule,omitempty"`
+	// Work says in a phrase what ran ("3 policies × 10 repeats × 21 days
+	// of 300 pages"), and About in a sentence or two how to read the
+	// numbers (what they average over, their intervals, the setting), for
+	// a status line and a table's caption.
+	Work  string `json:"work"`
+	About string `json:"about"`
 }
 
-// PolicyResult holds one policy's metrics. Each headline metric is the
-// per-repeat average over cycles, summarised across repeats; PerCycle
-// summarises each cycle across repeats.
+// count writes n and a noun, singular or plural.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%s %s", thousands(n), many)
+}
+
+// thousands writes n with commas between thousands.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// PolicyResult holds one policy's results. Its metrics are keyed by
+// metric id (Metrics): each headline is the per-repeat average over cycles
+// (or epochs, or simulated time), summarised across repeats; Series holds a
+// metric's summary at each cycle (refresh) or epoch (estimate). Facts are
+// single numbers the run derives, such as an exact expectation. What only
+// one kind has (per-site estimates, estimation paths, a schedule's
+// allocation) is in Sites, Estimate or Schedule.
 type PolicyResult struct {
 	ID     string `json:"id"`
 	Label  string `json:"label,omitempty"` // the spec's label, if any (PolicySpec.Key)
@@ -43,45 +70,26 @@ type PolicyResult struct {
 	UpperBound bool         `json:"upperBound,omitempty"`
 	Params     param.Values `json:"params"`
 
-	ChangeRatio stat.Summary `json:"changeRatio"`
-	Freshness   stat.Summary `json:"freshness"`
-	Age         stat.Summary `json:"age"` // in cycles
-	Downloads   stat.Summary `json:"downloads"`
-
 	// Auto names the parameters whose value the policy computed (their
 	// default is Auto, such as √(N·r)); Params holds the values.
 	Auto []string `json:"auto,omitempty"`
 
-	// ExpectedChangeRatio is the exact expectation of ChangeRatio, when the
-	// run is one cycle and the policy can compute it (Descriptor.Expect).
-	ExpectedChangeRatio *float64 `json:"expectedChangeRatio,omitempty"`
-
-	PerCycle PerCycle `json:"perCycle"`
+	Metrics map[string]stat.Summary `json:"metrics"`
+	Series  map[string]stat.Series  `json:"series,omitempty"`
+	Facts   map[string]float64      `json:"facts,omitempty"`
 
 	// Sites compares the policy's per-site change estimates with the
 	// truth, for policies that estimate them (refresh.SiteEstimator).
 	Sites *SiteEstimates `json:"sites,omitempty"`
-
-	// Estimate kind: MAD is the headline median absolute deviation of the
-	// estimates from the true rates (changes per day), pooled over the first
-	// estimate.pool epochs, summarised across repeats; Estimate the rest.
-	MAD      stat.Summary          `json:"mad,omitzero"`
+	// Estimate holds an estimator's paths, prior and other per-epoch
+	// series (estimate kind).
 	Estimate *EstimatePolicyResult `json:"estimate,omitempty"`
-
-	// Schedule kind: harmonic staleness, allocation per page, exact
-	// expectations (Freshness and Age above, age in days).
+	// Schedule holds a schedule's allocation per page (schedule kind).
 	Schedule *SchedulePolicyResult `json:"schedule,omitempty"`
 }
 
 // Key is how the policy is addressed: its label if it has one, else its id.
 func (p PolicyResult) Key() string { return PolicySpec{ID: p.ID, Label: p.Label}.Key() }
-
-// PerCycle holds per-cycle series, one Summary per cycle.
-type PerCycle struct {
-	ChangeRatio stat.Series `json:"changeRatio"`
-	Freshness   stat.Series `json:"freshness"`
-	Age         stat.Series `json:"age"`
-}
 
 // Resolve checks spec against the catalog and fills in its defaults. The
 // error, if any, is a *SpecError.
@@ -188,6 +196,11 @@ func (l *Lab) Run(spec Spec) (res *Result, err error) {
 			return nil, err
 		}
 	}
+	unit := d.Info.CycleUnit
+	res.Work = fmt.Sprintf("%s × %s × %s of %s", count(len(spec.Policies), "policy", "policies"), count(spec.Repeats, "repeat", "repeats"),
+		count(spec.Cycles, unit, unit+"s"), count(len(d.Pages), "page", "pages"))
+	res.About = fmt.Sprintf("Mean over %s, averaged over %s; ± is the half-width of the 95%% interval across repeats. %s, %s per %s, seed %d.",
+		count(spec.Repeats, "repeat", "repeats"), count(spec.Cycles, unit, unit+"s"), d.Info.Name, count(spec.Budget, "download", "downloads"), unit, spec.Seed)
 	return res, nil
 }
 
@@ -298,11 +311,11 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 	fr := make([]float64, reps)
 	ag := make([]float64, reps)
 	dl := make([]float64, reps)
-	perCR := make([][]float64, nc)
-	perFr := make([][]float64, nc)
-	perAg := make([][]float64, nc)
+	perCR0 := make([][]float64, nc)
+	perFr0 := make([][]float64, nc)
+	perAg0 := make([][]float64, nc)
 	for c := range nc {
-		perCR[c], perFr[c], perAg[c] = make([]float64, reps), make([]float64, reps), make([]float64, reps)
+		perCR0[c], perFr0[c], perAg0[c] = make([]float64, reps), make([]float64, reps), make([]float64, reps)
 	}
 	var params param.Values
 	var auto []string
@@ -361,7 +374,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		var nCR int
 		for c, cy := range buf.cycles {
 			x := cy.ChangeRatio()
-			perCR[c][r], perFr[c][r], perAg[c][r] = x, cy.Freshness, cy.Age
+			perCR0[c][r], perFr0[c][r], perAg0[c][r] = x, cy.Freshness, cy.Age
 			if x == x { // not NaN: a cycle with no downloads has no ChangeRatio
 				sumCR += x
 				nCR++
@@ -375,25 +388,28 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		ag[r] = sumAg / float64(nc)
 		dl[r] = sumDl / float64(nc)
 	}
+	pr = PolicyResult{
+		ID: desc.ID, Name: desc.Name, Oracle: desc.Oracle, UpperBound: desc.UpperBound, Params: params, Auto: auto,
+		Metrics: map[string]stat.Summary{
+			MetricChangeRatio: stat.Summarize(cr), MetricFreshness: stat.Summarize(fr),
+			MetricAge: stat.Summarize(ag), MetricDownloads: stat.Summarize(dl),
+		},
+	}
 	if desc.Expect != nil && nc == 1 {
 		// Inside the recover above: a policy's theory failing is its error.
 		if e, err := desc.Expect(d, spec.Budget, params); err == nil {
-			pr.ExpectedChangeRatio = &e
+			pr.setFact(FactExpectedChangeRatio, e)
 		}
-	}
-	pr = PolicyResult{
-		ID: desc.ID, Name: desc.Name, Oracle: desc.Oracle, UpperBound: desc.UpperBound, Params: params, Auto: auto, ExpectedChangeRatio: pr.ExpectedChangeRatio,
-		ChangeRatio: stat.Summarize(cr), Freshness: stat.Summarize(fr),
-		Age: stat.Summarize(ag), Downloads: stat.Summarize(dl),
 	}
 	if sites != nil {
 		pr.Sites = sites.result(d)
+		pr.Metrics[MetricSiteAccuracy] = stat.Summarize(sites.mean)
 	}
+	perCR, perFr, perAg := make(stat.Series, nc), make(stat.Series, nc), make(stat.Series, nc)
 	for c := range nc {
-		pr.PerCycle.ChangeRatio = append(pr.PerCycle.ChangeRatio, stat.Summarize(perCR[c]))
-		pr.PerCycle.Freshness = append(pr.PerCycle.Freshness, stat.Summarize(perFr[c]))
-		pr.PerCycle.Age = append(pr.PerCycle.Age, stat.Summarize(perAg[c]))
+		perCR[c], perFr[c], perAg[c] = stat.Summarize(perCR0[c]), stat.Summarize(perFr0[c]), stat.Summarize(perAg0[c])
 	}
+	pr.Series = map[string]stat.Series{MetricChangeRatio: perCR, MetricFreshness: perFr, MetricAge: perAg}
 	return pr, nil
 }
 

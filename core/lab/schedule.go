@@ -78,33 +78,10 @@ type SchedulePolicyResult struct {
 	// "" for a policy that uses no rates.
 	Rates   string `json:"rates,omitempty"`
 	Spacing string `json:"spacing,omitempty"` // regular or poisson; adaptive rules have their own
-	// Harmonic is Kolobov et al.'s time-averaged harmonic staleness.
-	Harmonic    stat.Summary `json:"harmonic"`
-	SyncsPerDay stat.Summary `json:"syncsPerDay"`
 	// Allocation is each page's sync rate (syncs per day) across repeats:
 	// the plan's for an allocation policy, the measured rate for an
 	// adaptive rule; nil beyond MaxAllocationPages pages.
 	Allocation []stat.Summary `json:"allocation,omitempty"`
-	// Expected holds the exact expectations of the plan (schedule.Expect)
-	// when the plan is the same in every repeat (oracle rates, or none).
-	Expected *ScheduleExpectation `json:"expected,omitempty"`
-}
-
-// ScheduleExpectation is schedule.Expectation for JSON: a metric that is
-// infinite (the age of a changing page never synced) or undefined is null.
-type ScheduleExpectation struct {
-	Freshness   *float64 `json:"freshness"`
-	Age         *float64 `json:"age"` // days
-	Harmonic    *float64 `json:"harmonic"`
-	SyncsPerDay *float64 `json:"syncsPerDay"`
-	ChangeRatio *float64 `json:"changeRatio"`
-}
-
-func finite(x float64) *float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return nil
-	}
-	return &x
 }
 
 // scheduleIDs maps the lab's schedule ids (issue 4) to core/schedule's.
@@ -299,6 +276,15 @@ func (l *Lab) runSchedule(spec Spec) (*Result, error) {
 			return nil, err
 		}
 	}
+	ss := spec.Schedule
+	res.Work = fmt.Sprintf("%s × %s × %g simulated days of %s", count(len(spec.Policies), "schedule", "schedules"), count(spec.Repeats, "repeat", "repeats"),
+		*ss.Warmup+ss.Days, count(len(d.Pages), "page", "pages"))
+	src := ""
+	if from == "estimated" {
+		src = " The dataset carries no true rates: they are estimated from its whole truth."
+	}
+	res.About = fmt.Sprintf("Time-averaged over %g days after %g days of warm-up, mean over %s; ± is the half-width of the 95%% interval across repeats. %s, %s per day, seed %d; rates planned with: %s.%s",
+		ss.Days, *ss.Warmup, count(spec.Repeats, "repeat", "repeats"), d.Info.Name, count(spec.Budget, "sync", "syncs"), spec.Seed, ss.Rates, src)
 	return res, nil
 }
 
@@ -418,13 +404,6 @@ func runSchedulePolicy(spec Spec, truth []float64, i int) (pr schedulePolicyRun,
 			}
 		}
 	}
-	if fixed != nil {
-		if mean, _, err := schedule.Expect(truth, nil, *fixed); err == nil {
-			sr.Expected = &ScheduleExpectation{Freshness: finite(mean.Freshness), Age: finite(mean.Age), Harmonic: finite(mean.Harmonic),
-				SyncsPerDay: finite(mean.SyncsPerDay), ChangeRatio: finite(mean.ChangeRatio)}
-		}
-	}
-	sr.Harmonic, sr.SyncsPerDay = stat.Summarize(hs), stat.Summarize(sp)
 	if keep {
 		sr.Allocation = make([]stat.Summary, n)
 		for j := range n {
@@ -433,32 +412,31 @@ func runSchedulePolicy(spec Spec, truth []float64, i int) (pr schedulePolicyRun,
 	}
 	pr.PolicyResult = PolicyResult{
 		ID: ps.ID, Name: desc.Name, Oracle: oracle, Params: ps.Params,
-		Freshness: stat.Summarize(fr), Age: stat.Summarize(ag), ChangeRatio: stat.Summarize(cr), Downloads: sr.SyncsPerDay,
+		Metrics: map[string]stat.Summary{
+			MetricFreshness: stat.Summarize(fr), MetricAge: stat.Summarize(ag), MetricChangeRatio: stat.Summarize(cr),
+			MetricHarmonic: stat.Summarize(hs), MetricSyncsPerDay: stat.Summarize(sp),
+		},
 		Schedule: sr,
+	}
+	if fixed != nil {
+		// The plan is the same in every repeat (oracle rates, or none): its
+		// exact expectations (an infinite or undefined one is left out).
+		if mean, _, err := schedule.Expect(truth, nil, *fixed); err == nil {
+			pr.setFact(FactExpectedFreshness, mean.Freshness)
+			pr.setFact(FactExpectedAge, mean.Age)
+			pr.setFact(FactExpectedHarmonic, mean.Harmonic)
+			pr.setFact(FactExpectedChangeRatio, mean.ChangeRatio)
+		}
 	}
 	return pr, nil
 }
 
-// MetricHarmonic is Kolobov et al.'s harmonic staleness, schedule kind only.
-const MetricHarmonic = "harmonic"
-
-func init() {
-	// Freshness, age and ChangeRatio measure schedules too (in continuous
-	// time; age in days).
-	for i, m := range Metrics {
-		if len(m.Kinds) == 0 && (m.ID == MetricFreshness || m.ID == MetricAge || m.ID == MetricChangeRatio) {
-			Metrics[i].Kinds = []string{KindRefresh, KindSchedule}
-		}
-	}
-	Metrics = append(Metrics, Metric{
-		ID: MetricHarmonic, Name: "Harmonic staleness", Unit: "", Better: "lower", Kinds: []string{KindSchedule},
-		Help: "Time-averaged H(N) = 1 + 1/2 + … + 1/N for the N changes the copy misses (Kolobov et al., NeurIPS 2019): every missed change costs, each less than the one before.",
-		Headline: func(p PolicyResult) stat.Summary {
-			if p.Schedule == nil {
-				return stat.Summarize(nil)
-			}
-			return p.Schedule.Harmonic
-		},
-		Sweep: func(SweepSeries) stat.Series { return nil },
-	})
+// scheduleFields are the schedule kind's members a control or sweep may
+// set (Field).
+var scheduleFields = []SpecField{
+	{Param: param.Param{Name: "schedule.days", Type: param.Float, Help: "Measured horizon, days."}.Range(0, 1e6), Kind: KindSchedule},
+	{Param: param.Param{Name: "schedule.warmup", Type: param.Float, Help: "Simulated days before measuring."}.Range(0, 1e6), Kind: KindSchedule},
+	{Param: param.Param{Name: "schedule.observe", Type: param.Float, Help: "Days of uniform observation an estimator gets before planning."}.Range(0, 1e5), Kind: KindSchedule},
+	{Param: param.Param{Name: "schedule.rates", Type: param.Enum, Default: RatesOracle, Options: append([]string{RatesOracle}, scheduleRateEstimators...),
+		Help: "The change rates the rate-using policies plan with: the truth (oracle) or an estimator's, from its own observations."}, Kind: KindSchedule},
 }

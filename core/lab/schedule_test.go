@@ -27,21 +27,22 @@ func TestScheduleMatchesExpectation(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range res.Policies {
-		e := p.Schedule.Expected
-		if e == nil || e.Freshness == nil {
+		fresh, ok := p.Fact(lab.FactExpectedFreshness)
+		if !ok {
 			t.Fatalf("%s: no exact expectation", p.ID)
 		}
-		age := math.NaN() // infinite: olston-pandey gives the fastest page up
-		if e.Age != nil {
-			age = *e.Age
+		age, ok := p.Fact(lab.FactExpectedAge)
+		if !ok {
+			age = math.NaN() // infinite: olston-pandey gives the fastest page up
 		}
+		fr, ag := p.Metric(lab.MetricFreshness), p.Metric(lab.MetricAge)
 		for _, c := range []struct {
 			name string
 			got  float64
 			sd   float64
 			n    int
 			want float64
-		}{{"freshness", p.Freshness.Mean, p.Freshness.SD, p.Freshness.N, *e.Freshness}, {"age", p.Age.Mean, p.Age.SD, p.Age.N, age}} {
+		}{{"freshness", fr.Mean, fr.SD, fr.N, fresh}, {"age", ag.Mean, ag.SD, ag.N, age}} {
 			if math.IsNaN(c.want) {
 				continue
 			}
@@ -62,10 +63,16 @@ func TestScheduleEstimatedRates(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := res.Policies[0]
-	if opt.Oracle || opt.Schedule.Rates != lab.EstCGM || opt.Schedule.Expected != nil {
-		t.Errorf("estimated-rate plan: oracle %v, rates %q, expected %v", opt.Oracle, opt.Schedule.Rates, opt.Schedule.Expected)
+	expected := map[string]float64{}
+	for _, id := range []string{lab.FactExpectedFreshness, lab.FactExpectedAge, lab.FactExpectedHarmonic, lab.FactExpectedChangeRatio} {
+		if x, ok := opt.Fact(id); ok {
+			expected[id] = x
+		}
 	}
-	if s := opt.Schedule.SyncsPerDay; math.Abs(s.Mean-5) > 4*s.SD/math.Sqrt(float64(s.N))+0.05 {
+	if opt.Oracle || opt.Schedule.Rates != lab.EstCGM || len(expected) != 0 {
+		t.Errorf("estimated-rate plan: oracle %v, rates %q, expected %v", opt.Oracle, opt.Schedule.Rates, expected)
+	}
+	if s := opt.Metric(lab.MetricSyncsPerDay); math.Abs(s.Mean-5) > 4*s.SD/math.Sqrt(float64(s.N))+0.05 {
 		t.Errorf("spent %.3f syncs a day of 5", s.Mean)
 	}
 	if res.Policies[1].Schedule.Rates != "" || res.Policies[1].Oracle {

@@ -23,9 +23,8 @@ type SiteEstimates struct {
 	// "percentage of accurate by comparison to real change rate", as a
 	// fraction.
 	Accuracy stat.Series `json:"accuracy"`
-	// MeanAccuracy is the accuracy averaged over the sites with an
-	// estimate (Table 4.2's "Average" row), summarised across repeats.
-	MeanAccuracy stat.Summary `json:"meanAccuracy"`
+	// The accuracy averaged over the sites with an estimate (Table 4.2's
+	// "Average" row) is the policy's MetricSiteAccuracy.
 }
 
 // siteTruth returns each site's mean share of pages changed per cycle over
@@ -57,7 +56,7 @@ type siteTally struct {
 	count    []int     // this repeat: cycles with an estimate per site
 	estimate [][]float64
 	accuracy [][]float64
-	mean     []float64
+	mean     []float64 // per repeat: the accuracy averaged over sites
 }
 
 // newSiteTally starts a tally over ns sites, the truth given, for the
@@ -106,7 +105,7 @@ func (t *siteTally) endRepeat(r int) {
 }
 
 func (t *siteTally) result(d *dataset.Dataset) *SiteEstimates {
-	s := &SiteEstimates{Sites: d.Sites, Truth: t.truth, MeanAccuracy: stat.Summarize(t.mean)}
+	s := &SiteEstimates{Sites: d.Sites, Truth: t.truth}
 	for w := range t.truth {
 		s.Estimate = append(s.Estimate, stat.Summarize(t.estimate[w]))
 		s.Accuracy = append(s.Accuracy, stat.Summarize(t.accuracy[w]))

@@ -24,6 +24,9 @@ func TestSiteEstimatesAreUnbiased(t *testing.T) {
 	if res.Policies[1].Sites != nil {
 		t.Error("random does not estimate sites, but its result has site estimates")
 	}
+	if s, ok := res.Policies[1].Metrics[lab.MetricSiteAccuracy]; ok {
+		t.Errorf("random does not estimate sites, but its result has a site accuracy %+v", s)
+	}
 	s := res.Policies[0].Sites
 	if s == nil {
 		t.Fatal("site sampling reported no site estimates")
@@ -42,7 +45,7 @@ func TestSiteEstimatesAreUnbiased(t *testing.T) {
 			t.Errorf("site %s: accuracy %.3f out of the plausible range", s.Sites[w], acc.Mean)
 		}
 	}
-	if m := s.MeanAccuracy.Mean; math.Abs(m-(s.Accuracy[0].Mean+s.Accuracy[1].Mean)/2) > 1e-12 {
+	if m := res.Policies[0].Metric(lab.MetricSiteAccuracy).Mean; math.Abs(m-(s.Accuracy[0].Mean+s.Accuracy[1].Mean)/2) > 1e-12 {
 		t.Errorf("mean accuracy %v is not the mean of the sites' accuracies", m)
 	}
 }

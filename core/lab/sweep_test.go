@@ -42,12 +42,24 @@ func TestSweepMatchesSeparateRuns(t *testing.T) {
 			t.Fatal(err)
 		}
 		for p := range r.Policies {
-			if got, want := mustJSON(t, sw.Policies[p].ChangeRatio[i]), mustJSON(t, r.Policies[p].ChangeRatio); got != want {
+			if got, want := mustJSON(t, sw.Policies[p].Metrics[lab.MetricChangeRatio][i]), mustJSON(t, r.Policies[p].Metric(lab.MetricChangeRatio)); got != want {
 				t.Errorf("%s at sampleSize %v: sweep %s, separate run %s", r.Policies[p].ID, v, got, want)
 			}
+			if len(sw.Policies[p].Metrics) != len(r.Policies[p].Metrics) {
+				t.Errorf("%s: sweep has %d metrics, separate run %d", r.Policies[p].ID, len(sw.Policies[p].Metrics), len(r.Policies[p].Metrics))
+			}
+			for id, m := range r.Policies[p].Metrics {
+				if got, want := mustJSON(t, sw.Policies[p].Metrics[id][i]), mustJSON(t, m); got != want {
+					t.Errorf("%s %s at sampleSize %v: sweep %s, separate run %s", r.Policies[p].ID, id, v, got, want)
+				}
+			}
 		}
-		if e := sw.Policies[0].ExpectedChangeRatio[i]; e == nil || *e != *r.Policies[0].ExpectedChangeRatio {
-			t.Errorf("site-greedy at %v: expectation %v, separate run %v", v, e, *r.Policies[0].ExpectedChangeRatio)
+		want, ok := r.Policies[0].Fact(lab.FactExpectedChangeRatio)
+		if !ok {
+			t.Fatalf("site-greedy at %v: the separate one-cycle run has no expectation", v)
+		}
+		if e := sw.Policies[0].Facts[lab.FactExpectedChangeRatio][i]; e == nil || *e != want {
+			t.Errorf("site-greedy at %v: expectation %v, separate run %v", v, e, want)
 		}
 		if got := sw.Policies[0].Params[i]["sampleSize"]; got != v {
 			t.Errorf("site-greedy params at point %d: sampleSize %v, want %v", i, got, v)

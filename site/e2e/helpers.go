@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"strings"
 	"sync"
 	"time"
@@ -112,6 +113,24 @@ func NewTab(browser context.Context) (context.Context, context.CancelFunc, error
 		return nil, nil, err
 	}
 	return ctx, cancel, nil
+}
+
+// Probed returns url with the query flag that turns the page's probe on
+// (window.__refreshLab, which the tests and make bench read), and with
+// ?off= set to the latency mechanisms to switch off, if any
+// (experiment.js).
+func Probed(url string, off ...string) string {
+	u, err := neturl.Parse(url)
+	if err != nil {
+		return url
+	}
+	q := u.Query()
+	q.Set("probe", "1")
+	if len(off) > 0 {
+		q.Set("off", strings.Join(off, ","))
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // Eval evaluates a JavaScript expression in the tab of ctx, awaiting it if

@@ -37,6 +37,15 @@ func TestBrowserEveryLesson(t *testing.T) {
 			if unfilled := evalJS[int](tb, `[...document.querySelectorAll('output.live')].filter((o) => o.textContent === '…').length`); unfilled > 0 {
 				t.Errorf("%d live numbers in the narrative were never filled", unfilled)
 			}
+			if missing := evalJS[[]string](tb, `[...document.querySelectorAll('output.live')].filter((o) => o.textContent === '–').map((o) => o.dataset.metric + ' ' + o.dataset.policy)`); len(missing) > 0 {
+				t.Errorf("live numbers the result does not carry: %q", missing)
+			}
+			// Every chart's data table, which the lab makes when it is opened.
+			evalJS[bool](tb, `([...document.querySelectorAll('#charts details.data')].forEach((d) => { d.open = true; }), true)`)
+			tb.waitFor("every chart's data table", `[...document.querySelectorAll('#charts details.data')].every((d) => d.querySelector('table.data-table tbody tr'))`)
+			if bad := evalJS[int](tb, `document.querySelectorAll('#charts details.data .error').length`); bad > 0 {
+				t.Errorf("%d data tables could not be made", bad)
+			}
 			id := evalJS[string](tb, `(document.querySelector('#controls input[type=range]') || {}).id || ''`)
 			if id == "" {
 				t.Skip("the lesson has no slider")

@@ -112,10 +112,9 @@ func TestBrowserThinSweep(t *testing.T) {
 // height followed, the controls and charts would jump twice on every press
 // (and be laid out and painted again).
 func TestBrowserPressKeepsLayout(t *testing.T) {
-	tb := setup(t).open(t, "/lessons/how-big-a-sample.html")
+	tb := setup(t).open(t, "/lessons/how-big-a-sample.html?off=lookahead") // every press computes
 	p := tb.waitRender(0)
 	evalJS[bool](tb, `(() => {
-  window.__refreshLab.lookAhead = false; // every press computes
   const charts = document.getElementById('charts');
   window.__tops = [charts.getBoundingClientRect().top];
   new MutationObserver(() => window.__tops.push(charts.getBoundingClientRect().top))
@@ -152,7 +151,6 @@ func TestBrowserPressKeepsLayout(t *testing.T) {
 func TestBrowserStatusWhenSlow(t *testing.T) {
 	e := setup(t)
 	const watch = `(() => {
-  window.__refreshLab.lookAhead = false; // every press computes
   const status = document.getElementById('status');
   window.__seen = [];
   new MutationObserver(() => window.__seen.push(status.textContent))
@@ -169,7 +167,8 @@ func TestBrowserStatusWhenSlow(t *testing.T) {
 		return slices.ContainsFunc(seen, func(s string) bool { return strings.HasPrefix(s, "Computing") })
 	}
 
-	fast := e.open(t, "/lessons/naive-estimate.html")
+	// Look-ahead off: every press computes.
+	fast := e.open(t, "/lessons/naive-estimate.html?off=lookahead")
 	p := fast.waitRender(0)
 	evalJS[bool](fast, watch)
 	fast.do(chromedp.Focus(chromedp.CSS("#controls input[type=range]")))
@@ -184,7 +183,7 @@ func TestBrowserStatusWhenSlow(t *testing.T) {
 		}
 	}
 
-	slow := e.open(t, "/lessons/clustering-pages.html")
+	slow := e.open(t, "/lessons/clustering-pages.html?off=lookahead")
 	p = slow.waitRender(0)
 	evalJS[bool](slow, watch)
 	slow.do(chromedp.Focus(chromedp.CSS("#controls input[type=range]")))

@@ -7,6 +7,7 @@ package lesson
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -14,8 +15,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/refreshlab/refreshlab/core/api"
 	"github.com/refreshlab/refreshlab/core/lab"
-	"github.com/refreshlab/refreshlab/core/refresh"
+	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
@@ -48,14 +50,17 @@ type Lesson struct {
 //	policies.ID.NAME                parameter NAME of policy ID only (or of the copy labelled ID)
 //	policies                        which policies run (a checkbox per policy)
 type Control struct {
-	Field   string   `json:"field" yaml:"field"`
-	Label   string   `json:"label" yaml:"label"`
-	Type    string   `json:"type" yaml:"type"` // range, select, choice, checkbox or policies; inferred when empty
-	Min     float64  `json:"min,omitempty" yaml:"min"`
-	Max     float64  `json:"max,omitempty" yaml:"max"`
-	Step    float64  `json:"step,omitempty" yaml:"step"`
-	Options []string `json:"options,omitempty" yaml:"options"` // for select and policies: the choices (default: all)
-	Help    string   `json:"help,omitempty" yaml:"help"`
+	Field string `json:"field" yaml:"field"`
+	// Resolved is Field resolved against the lesson's spec (lab.Field):
+	// what it sets and where its value goes, for the page.
+	Resolved *lab.Field `json:"resolved" yaml:"-"`
+	Label    string     `json:"label" yaml:"label"`
+	Type     string     `json:"type" yaml:"type"` // range, select, choice, checkbox or policies; inferred when empty
+	Min      float64    `json:"min,omitempty" yaml:"min"`
+	Max      float64    `json:"max,omitempty" yaml:"max"`
+	Step     float64    `json:"step,omitempty" yaml:"step"`
+	Options  []string   `json:"options,omitempty" yaml:"options"` // for select and policies: the choices (default: all)
+	Help     string     `json:"help,omitempty" yaml:"help"`
 }
 
 // Chart is one chart the lesson shows; see the API's chart options.
@@ -151,12 +156,13 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 	if _, _, err := l.Resolve(ls.Spec); err != nil {
 		return nil, fail(0, "spec: %v", err)
 	}
+	kind := cmp.Or(ls.Spec.Kind, lab.KindRefresh)
 	if len(ls.Readouts) == 0 {
-		ls.Readouts = []string{lab.MetricChangeRatio, lab.MetricFreshness, lab.MetricAge}
+		ls.Readouts = defaultReadouts[kind]
 	}
-	for _, m := range ls.Readouts {
-		if _, ok := lab.MetricByID(m); !ok {
-			return nil, fail(0, "readouts: unknown metric %q (expected one of %s)", m, lab.MetricIDs())
+	for _, id := range ls.Readouts {
+		if m, ok := lab.MetricByID(id); !ok || !m.AppliesTo(kind) {
+			return nil, fail(0, "readouts: unknown metric %q (expected one of %s)", id, lab.MetricIDs(kind))
 		}
 	}
 	for i := range ls.Controls {
@@ -167,26 +173,9 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 	if len(ls.Charts) == 0 {
 		return nil, fail(0, "charts: a lesson needs at least one chart")
 	}
-	for i, c := range ls.Charts {
-		if c.Type != "cycles" && c.Type != "bars" && c.Type != "sweep" && c.Type != "sites" && c.Type != "allocation" && !slices.Contains(estimateCharts, c.Type) {
-			return nil, fail(0, "charts[%d]: type %q (expected cycles, bars, sweep, sites or one of %s)", i, c.Type, strings.Join(estimateCharts, ", "))
-		}
-		if slices.Contains(estimateCharts, c.Type) && ls.Spec.Kind != lab.KindEstimate {
-			return nil, fail(0, "charts[%d]: a %s chart needs a spec of kind %s", i, c.Type, lab.KindEstimate)
-		}
-		if c.Metric == "" && slices.Contains(estimateCharts, c.Type) {
-			ls.Charts[i].Metric, c.Metric = lab.MetricMAD, lab.MetricMAD
-		}
-		if (c.Type == "sweep" || c.Type == "estimate-sweep") && ls.Spec.Sweep == nil {
-			return nil, fail(0, "charts[%d]: a sweep chart needs a sweep in the spec", i)
-		}
-		if _, ok := lab.MetricByID(c.Metric); !ok {
-			return nil, fail(0, "charts[%d]: unknown metric %q (expected one of %s)", i, c.Metric, lab.MetricIDs())
-		}
-		for _, id := range c.Policies {
-			if !slices.ContainsFunc(ls.Spec.Policies, func(p lab.PolicySpec) bool { return p.Key() == id }) {
-				return nil, fail(0, "charts[%d]: policy %q is not in the lesson's spec (an id, or a copy's label)", i, id)
-			}
+	for i := range ls.Charts {
+		if err := checkChart(&ls.Charts[i], ls.Spec); err != nil {
+			return nil, fail(0, "charts[%d]: %v", i, err)
 		}
 	}
 	out, err := render(body, ls)
@@ -197,149 +186,95 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 	return ls, nil
 }
 
-var specFields = []string{"budget", "cycles", "repeats", "seed"}
+// defaultReadouts are the metrics a lesson's numbers table shows when the
+// lesson names none, by experiment kind.
+var defaultReadouts = map[string][]string{
+	lab.KindRefresh:  {lab.MetricChangeRatio, lab.MetricFreshness, lab.MetricAge},
+	lab.KindEstimate: {lab.MetricMAD, lab.MetricEdgeShare},
+	lab.KindSchedule: {lab.MetricFreshness, lab.MetricAge, lab.MetricHarmonic, lab.MetricSyncsPerDay},
+}
 
-// estimateCharts are the chart types of the estimate kind (core/api
-// chart_estimate.go).
-var estimateCharts = []string{"estimate-paths", "estimate-sweep", "estimate-prior", "estimate-epochs"}
+// widgets maps a field's type to the control that edits it.
+var widgets = map[string]string{
+	param.Int: "range", param.Float: "range", param.Bool: "checkbox", param.Enum: "choice",
+	lab.FieldDataset: "select", lab.FieldPolicies: "policies",
+}
 
-// estimateFields are the estimate kind's numeric spec fields a control may
-// edit, and estimateLive its live numbers that are not metrics (see
-// experiment.js estimateLive).
-var (
-	estimateFields = []string{"estimate.rate", "estimate.pages", "estimate.epochs", "estimate.every", "estimate.pathRate",
-		"estimate.crawl.initial", "estimate.crawl.fraction"}
-	estimateLive = []string{"bestInitial", "pseudoChanged", "pseudoUnchanged", "expectedEstimate", "edgeFirst", "madLast"}
-)
-
-// checkControl checks c against the spec and catalog and fills in its type.
+// checkControl resolves c's field against the spec and catalog
+// (lab.Field), fills in its type and checks its range and options.
 func checkControl(c *Control, spec lab.Spec, l *lab.Lab) error {
 	if c.Label == "" {
 		return fmt.Errorf("label is missing")
 	}
-	numeric := func() error {
-		if c.Type == "" {
-			c.Type = "range"
-		}
-		if c.Type != "range" {
-			return fmt.Errorf("type %q (expected range for a number)", c.Type)
-		}
+	f, err := l.Field(spec, c.Field)
+	if err != nil {
+		return err
+	}
+	c.Resolved = &f
+	want := widgets[f.Type]
+	switch {
+	case c.Type == "":
+		c.Type = want
+	case c.Type != want:
+		return fmt.Errorf("type %q (expected %s for a field of type %s)", c.Type, want, f.Type)
+	}
+	switch c.Type {
+	case "range":
 		if c.Step == 0 {
 			c.Step = 1
 		}
 		if !(c.Min < c.Max) || c.Step <= 0 {
 			return fmt.Errorf("expected min < max and step > 0, got min %v, max %v, step %v", c.Min, c.Max, c.Step)
 		}
-		return nil
-	}
-	hasParam := func(policyID, name string) (string, bool) {
-		for _, d := range l.Policies() {
-			if policyID != "" && d.ID != policyID {
-				continue
-			}
-			for _, p := range d.Params {
-				if p.Name == name {
-					return p.Type, true
-				}
-			}
-		}
-		return "", false
-	}
-	// typed sets the control's type from its parameter's.
-	typed := func(t string) error {
-		switch t {
-		case "bool":
-			c.Type = "checkbox"
-			return nil
-		case "enum":
-			c.Type = "choice"
-			return nil
-		}
-		return numeric()
-	}
-	switch {
-	case slices.Contains(specFields, c.Field):
-		return numeric()
-	case slices.Contains(estimateFields, c.Field):
-		if spec.Kind != lab.KindEstimate {
-			return fmt.Errorf("%s needs a spec of kind %s", c.Field, lab.KindEstimate)
-		}
-		return numeric()
-	case c.Field == "schedule.days" || c.Field == "schedule.observe":
-		if spec.Kind != lab.KindSchedule {
-			return fmt.Errorf("%s needs a spec of kind %s", c.Field, lab.KindSchedule)
-		}
-		return numeric()
-	case c.Field == "schedule.rates":
-		if spec.Kind != lab.KindSchedule {
-			return fmt.Errorf("%s needs a spec of kind %s", c.Field, lab.KindSchedule)
-		}
-		if c.Type == "" {
-			c.Type = "choice"
-		}
+	case "choice":
 		if len(c.Options) == 0 {
-			c.Options = []string{lab.RatesOracle, lab.EstNaive, lab.EstCGM, lab.EstMLE}
-		}
-		return nil
-	case c.Field == "estimate.crawl.mode":
-		if c.Type == "" {
-			c.Type = "choice"
-		}
-		if len(c.Options) == 0 {
-			c.Options = []string{lab.CrawlSequential, lab.CrawlFixed}
-		}
-		return nil
-	case c.Field == "dataset.id":
-		if c.Type == "" {
-			c.Type = "select"
+			c.Options = f.Param.Options
 		}
 		for _, o := range c.Options {
-			if _, ok := l.Dataset(o); !ok {
-				return fmt.Errorf("option %q is not a dataset of the catalog", o)
+			if !slices.Contains(f.Param.Options, o) {
+				return fmt.Errorf("option %q is not one of %s", o, strings.Join(f.Param.Options, ", "))
 			}
 		}
-		return nil
-	case c.Field == "policies":
-		c.Type = "policies"
+	case "select", "policies":
 		for _, o := range c.Options {
-			if _, ok := hasPolicy(l, o); !ok {
-				return fmt.Errorf("option %q is not a policy of the catalog", o)
+			if !slices.Contains(f.Options, o) {
+				return fmt.Errorf("option %q is not one of the catalog's: %s", o, strings.Join(f.Options, ", "))
 			}
 		}
-		return nil
-	case strings.HasPrefix(c.Field, "params."):
-		name := strings.TrimPrefix(c.Field, "params.")
-		found := false
-		var typ string
-		for _, p := range spec.Policies {
-			if t, ok := hasParam(p.ID, name); ok {
-				found, typ = true, t
-			}
-		}
-		if !found {
-			return fmt.Errorf("no policy in the spec has a parameter %q", name)
-		}
-		return typed(typ)
-	case strings.HasPrefix(c.Field, "policies."):
-		id, name, ok := strings.Cut(strings.TrimPrefix(c.Field, "policies."), ".")
-		if !ok {
-			return fmt.Errorf("expected policies.ID.PARAM")
-		}
-		if i := slices.IndexFunc(spec.Policies, func(p lab.PolicySpec) bool { return p.Key() == id }); i >= 0 {
-			id = spec.Policies[i].ID // a label (lab.PolicySpec.Key) names a copy of a policy
-		}
-		t, ok := hasParam(id, name)
-		if !ok {
-			return fmt.Errorf("policy %q has no parameter %q", id, name)
-		}
-		return typed(t)
 	}
-	return fmt.Errorf("unknown field (expected one of %s, dataset.id, params.NAME, policies.ID.NAME or policies)", strings.Join(specFields, ", "))
+	return nil
 }
 
-func hasPolicy(l *lab.Lab, id string) (int, bool) {
-	i := slices.IndexFunc(l.Policies(), func(d refresh.Descriptor) bool { return d.ID == id })
-	return i, i >= 0
+// checkChart checks a chart against the API's chart types and the spec,
+// and fills in its default metric.
+func checkChart(c *Chart, spec lab.Spec) error {
+	kind := cmp.Or(spec.Kind, lab.KindRefresh)
+	ct, ok := api.ChartTypeByID(c.Type)
+	if !ok {
+		var ids []string
+		for _, t := range api.ChartTypes {
+			ids = append(ids, t.ID)
+		}
+		return fmt.Errorf("type %q (expected one of %s)", c.Type, strings.Join(ids, ", "))
+	}
+	if !slices.Contains(ct.Kinds, kind) {
+		return fmt.Errorf("a %s chart draws experiments of kind %s, not %s", c.Type, strings.Join(ct.Kinds, " or "), kind)
+	}
+	if ct.Sweep && spec.Sweep == nil {
+		return fmt.Errorf("a %s chart needs a sweep in the spec", c.Type)
+	}
+	if c.Metric == "" {
+		c.Metric = ct.Metric
+	}
+	if m, ok := lab.MetricByID(c.Metric); c.Metric != "" && (!ok || !m.AppliesTo(kind)) {
+		return fmt.Errorf("unknown metric %q (expected one of %s)", c.Metric, lab.MetricIDs(kind))
+	}
+	for _, id := range c.Policies {
+		if !slices.ContainsFunc(spec.Policies, func(p lab.PolicySpec) bool { return p.Key() == id }) {
+			return fmt.Errorf("policy %q is not in the lesson's spec (an id, or a copy's label)", id)
+		}
+	}
+	return nil
 }
 
 // live matches a live number in the narrative: {{metric policy}}, such as
@@ -364,8 +299,10 @@ func render(body string, ls *Lesson) (template.HTML, error) {
 	out := live.ReplaceAllStringFunc(buf.String(), func(m string) string {
 		sub := live.FindStringSubmatch(m)
 		metric, id := sub[1], sub[2]
-		if _, ok := lab.MetricByID(metric); !ok && metric != "expectedChangeRatio" && !slices.Contains(estimateLive, metric) {
-			bad = fmt.Errorf("narrative: %s: unknown metric %q", m, metric)
+		if _, ok := lab.MetricByID(metric); !ok {
+			if _, ok := lab.FactByID(metric); !ok {
+				bad = fmt.Errorf("narrative: %s: unknown metric %q (expected a metric, %s, or a fact, %s)", m, metric, lab.MetricIDs(""), lab.FactIDs(""))
+			}
 		}
 		if !slices.ContainsFunc(ls.Spec.Policies, func(p lab.PolicySpec) bool { return p.Key() == id }) {
 			bad = fmt.Errorf("narrative: %s: policy %q is not in the lesson's spec", m, id)

@@ -86,7 +86,7 @@ func TestParseLabels(t *testing.T) {
 		t.Errorf("narrative lacks %s", want)
 	}
 	bad := strings.Replace(src, "policies.big.sampleSize", "policies.small.sampleSize", 1)
-	if _, err := Parse("lessons/a.md", []byte(bad), lab.New()); err == nil || !strings.Contains(err.Error(), `policy "small" has no parameter`) {
+	if _, err := Parse("lessons/a.md", []byte(bad), lab.New()); err == nil || !strings.Contains(err.Error(), `no policy "small" in the spec`) || !strings.Contains(err.Error(), "policies.small.sampleSize") {
 		t.Errorf("control on an unknown label: error %v", err)
 	}
 }

@@ -53,6 +53,7 @@ var (
 	noNode  = flag.Bool("no-node", false, "skip the WebAssembly-in-Node measurements")
 	noBrow  = flag.Bool("no-browser", false, "skip the headless Chromium measurements")
 	only    = flag.String("only", "", "measure only these parts, comma-separated: throughput, slider, upload, size (default all)")
+	offFlag = flag.String("off", "", "latency mechanisms to switch off on the lesson pages, comma-separated (experiment.js: lookahead, keysahead, warmup, pacefit, helper), to measure what each saves")
 )
 
 // part reports whether the part name is to be measured.
@@ -679,11 +680,19 @@ func clusterInTab(browser context.Context, url string, d dataset.Info, set strin
 // run/draw split of each.
 //
 // With lookAhead false the page does not compute the slider's next values
-// ahead (window.__refreshLab.lookAhead), so every press waits for the lab:
+// ahead (?off=lookahead), so every press waits for the lab:
 // what a press costs when it jumps to a value look-ahead did not foresee.
 // With pause > 0 it waits that long after each redraw before the next
 // press (see pacedPause).
 func slider(browser context.Context, url string, presses int, label string, lookAhead bool, pause time.Duration) (in interaction) {
+	var off []string
+	if *offFlag != "" {
+		off = strings.Split(*offFlag, ",")
+	}
+	if !lookAhead {
+		off = append(off, "lookahead")
+	}
+	url = e2e.Probed(url, off...)
 	ctx, cancel, err := e2e.NewTab(browser)
 	if err != nil {
 		in.err = err
@@ -697,9 +706,6 @@ func slider(browser context.Context, url string, presses int, label string, look
 		return in
 	}
 	if _, in.err = e2e.WaitRender(ctx, console, 0, 60*time.Second); in.err != nil {
-		return in
-	}
-	if _, in.err = e2e.Eval[bool](ctx, fmt.Sprintf(`window.__refreshLab.lookAhead = %t`, lookAhead)); in.err != nil {
 		return in
 	}
 	id, err := e2e.Eval[string](ctx, fmt.Sprintf(`(() => {
@@ -867,7 +873,7 @@ func upload(browser context.Context, url string) uploadFigure {
 	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancelT()
 	console := e2e.Collect(ctx)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1400, 900), chromedp.Navigate(url)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1400, 900), chromedp.Navigate(e2e.Probed(url))); err != nil {
 		u.err = err
 		return u
 	}

@@ -39,7 +39,7 @@ func main() {
 	console := e2e.Collect(ctx)
 	steps := []chromedp.Action[chromedp.Void]{
 		chromedp.EmulateViewport(int64(*width), int64(*height)),
-		chromedp.Navigate(*url),
+		chromedp.Navigate(e2e.Probed(*url)), // the probe tells when the page has drawn
 	}
 	if *wait != "" {
 		steps = append(steps, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {

@@ -12,6 +12,14 @@ import { restoreUpload } from './uploads.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
+// Tests and make bench watch the panel through a probe
+// (window.__refreshLab), and may switch a latency mechanism off to measure
+// what it saves (?off=lookahead,keysahead,warmup,pacefit,helper): both only
+// when the page's address asks for them (?probe).
+const query = new URLSearchParams(location.search);
+const probing = query.has('probe');
+const off = new Set(probing ? (query.get('off') || '').split(',').filter(Boolean) : []);
+
 /** Creates an element with attributes and children (strings become text). */
 export function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -29,82 +37,31 @@ export function el(tag, attrs = {}, ...children) {
   return e;
 }
 
-/** Formats a metric value for people. */
-export function fmt(metric, v) {
+/**
+ * Formats a value of a metric or fact for people, by its unit (the
+ * catalog's): ratios to three decimals, lengths in days as hours when short,
+ * other numbers by their size. An exact value (a fact, with no interval)
+ * gets one more digit.
+ */
+export function fmt(m, v, exact = false) {
   if (v === null || v === undefined || Number.isNaN(v)) return '–';
-  if (metric && metric.unit === 'ratio') return v.toFixed(3);
+  const unit = m && m.unit;
+  if (unit === 'ratio') return v.toFixed(exact ? 4 : 3);
+  if (unit === 'day') return v < 2 ? `${(v * 24).toPrecision(3)} hours` : `${v.toPrecision(3)} days`;
   const a = Math.abs(v);
-  if (a >= 100) return v.toFixed(0);
-  if (a >= 10) return v.toFixed(1);
-  return v.toFixed(2);
+  const extra = exact ? 1 : 0;
+  if (a >= 100) return v.toFixed(extra);
+  if (a >= 10) return v.toFixed(1 + extra);
+  return v.toFixed(2 + extra);
 }
 
-/**
- * A policy's headline summary of metric id: most are fields of the result;
- * site accuracy lives with the site estimates. Undefined when the policy
- * has none.
- */
-export function headline(p, id) {
-  if (id === 'siteAccuracy') return p.sites ? p.sites.meanAccuracy : undefined;
-  if (id === 'harmonic') return p.schedule ? p.schedule.harmonic : undefined;
-  if (id === 'edgeShare') return p.estimate ? p.estimate.edgeShare : undefined;
-  if (id === 'estimate') return p.estimate && p.estimate.mean.mean.length ? at(p.estimate.mean, p.estimate.mean.mean.length - 1) : undefined;
-  return p[id];
-}
-
-/**
- * The readout columns of each experiment kind other than refresh (whose
- * columns the lesson's readouts choose): metric id, label with its unit,
- * which way is better, and how to print a value.
- */
-export const KIND_COLUMNS = {
-  schedule: [
-    { id: 'freshness', label: 'Freshness', better: 'higher', fmt: (v) => (v === null || v === undefined ? '–' : v.toFixed(3)) },
-    { id: 'age', label: 'Age (days)', better: 'lower', fmt: (v) => (v === null || v === undefined ? '–' : v.toFixed(3)) },
-    { id: 'harmonic', label: 'Harmonic staleness', better: 'lower', fmt: (v) => (v === null || v === undefined ? '–' : v.toFixed(3)) },
-  ],
-};
-
-/** A schedule run's allocation per page: each policy's syncs per day beside the change rate. */
-export function allocationTable(result) {
-  const rates = result.schedule.trueRates;
-  const pols = result.policies.filter((p) => p.schedule && p.schedule.allocation);
-  return el('table', { class: 'numbers' },
-    el('caption', {}, 'Syncs per day given to each page (mean over repeats; an adaptive rule\'s as measured).'),
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'Page' }), el('th', { scope: 'col', text: 'Changes/day' }), pols.map((p) => el('th', { scope: 'col', text: p.name })))),
-    el('tbody', {}, rates.map((r, i) => el('tr', {}, el('th', { scope: 'row', text: `e${i + 1}` }), el('td', {}, r.toFixed(3)),
-      pols.map((p) => el('td', {}, p.schedule.allocation[i].mean.toFixed(2)))))));
-}
-
-/** Whether metric m measures runs of kind (a metric without kinds is refresh's). */
-export const appliesTo = (m, kind) => (m.kinds && m.kinds.length ? m.kinds : ['refresh']).includes(kind || 'refresh');
-
-/** A policy's per-cycle (refresh) or per-epoch (estimate) series of metric id, if any. */
-export function perSeries(p, id) {
-  if (p.estimate) return { mad: p.estimate.mad, edgeShare: p.estimate.edge, estimate: p.estimate.mean }[id];
-  return p.perCycle ? p.perCycle[id] : undefined;
-}
-
-/** Estimate-kind live numbers that are not metrics: the sweep's best initial interval, the fitted pseudo-intervals, the exact expectation. */
-export function estimateLive(result, p, name) {
-  const e = p.estimate;
-  if (!e) return undefined;
-  const days = (d) => (d === undefined || d === null ? '–' : d < 2 ? `${(d * 24).toPrecision(3)} hours` : `${d.toPrecision(3)} days`);
-  switch (name) {
-    case 'bestInitial': {
-      const sw = result.sweep;
-      const s = sw && sw.policies.find((q) => keyOf(q) === keyOf(p));
-      if (!s || !s.mad) return '–';
-      let best = 0;
-      s.mad.mean.forEach((v, i) => { if (v !== null && v < s.mad.mean[best]) best = i; });
-      return days(sw.values[best]);
-    }
-    case 'pseudoChanged': return days(e.prior && e.prior.changed);
-    case 'pseudoUnchanged': return days(e.prior && e.prior.unchanged);
-    case 'expectedEstimate': return e.expected ? e.expected[e.expected.length - 1].toFixed(2) : '–';
-    case 'madLast': return e.mad && e.mad.mean.length ? e.mad.mean[e.mad.mean.length - 1].toFixed(2) : '–';
-    case 'edgeFirst': return e.edge && e.edge.mean.length ? `${Math.round(100 * e.edge.mean[0])}%` : '–';
-    default: return undefined;
+/** A unit as a column heading adds it, for the dataset's cycle unit. */
+function unitSuffix(m, cycleUnit) {
+  switch (m.unit) {
+    case 'cycle': return ` (${cycleUnit || 'cycle'}s)`;
+    case 'day': return ' (days)';
+    case 'per day': return ' (per day)';
+    default: return '';
   }
 }
 
@@ -136,7 +93,7 @@ export function catalog() {
     catalogPromise = Promise.all([request('GET', '/api/datasets'), request('GET', '/api/policies')]).then(([d, p]) => {
       if (!d.ok || !p.ok) throw new Error(errorOf(d.ok ? p : d).error);
       const pol = p.json();
-      return { datasets: d.json().datasets, policies: pol.policies, metrics: pol.metrics };
+      return { datasets: d.json().datasets, policies: pol.policies, metrics: pol.metrics, facts: pol.facts };
     });
     catalogPromise.catch(() => { catalogPromise = null; });
   }
@@ -171,76 +128,51 @@ function writeURL(spec) {
   history.replaceState(null, '', u);
 }
 
-/** Reads a control's value from the spec. */
-function getField(spec, field) {
-  if (field === 'dataset.id') return spec.dataset && spec.dataset.id;
-  if (field === 'policies') return (spec.policies || []).filter((p) => !p.label).map((p) => p.id);
-  let m = /^params\.(.+)$/.exec(field);
-  if (m) {
-    for (const p of spec.policies || []) if (p.params && m[1] in p.params) return p.params[m[1]];
-    return undefined;
+/**
+ * Reads a control's value from spec where its resolved field (the lab's
+ * Field: POST /api/fields, or the lesson builder) puts it.
+ */
+export function getField(spec, f) {
+  if (f.type === 'policies') return (spec.policies || []).filter((p) => !p.label).map((p) => p.id);
+  for (const t of f.targets || []) {
+    if (t.member) {
+      const v = t.member.reduce((o, k) => (o ? o[k] : undefined), spec);
+      if (v !== undefined) return v;
+      continue;
+    }
+    const p = (spec.policies || []).find((q) => (t.key ? keyOf(q) === t.key : q.id === t.id) && q.params && t.param in q.params);
+    if (p) return p.params[t.param];
   }
-  m = /^policies\.([^.]+)\.(.+)$/.exec(field);
-  if (m) {
-    const p = (spec.policies || []).find((q) => keyOf(q) === m[1]);
-    return p && p.params ? p.params[m[2]] : undefined;
-  }
-  if (field.startsWith('estimate.') || field.startsWith('schedule.')) return field.split('.').reduce((o, k) => (o ? o[k] : undefined), spec);
-  return spec[field];
+  return undefined;
 }
 
-/** Writes a control's value into the spec; undefined removes a parameter. */
-function setField(spec, field, value, cat) {
-  if (field === 'dataset.id') { spec.dataset = { id: value }; return; }
-  if (field === 'policies') {
+/**
+ * Writes a control's value into spec at its field's targets; undefined
+ * removes a parameter, so its default (or computed value) applies. The
+ * policies field's value is the list of the spec's unlabelled policies;
+ * labelled copies stay.
+ */
+export function setField(spec, f, value) {
+  if (f.type === 'policies') {
     const keep = new Map((spec.policies || []).filter((p) => !p.label).map((p) => [p.id, p]));
     spec.policies = value.map((id) => keep.get(id) || { id }).concat((spec.policies || []).filter((p) => p.label));
     return;
   }
-  const setParam = (p, name) => {
-    p.params = p.params || {};
-    if (value === undefined) delete p.params[name];
-    else p.params[name] = value;
-    if (Object.keys(p.params).length === 0) delete p.params;
-  };
-  let m = /^params\.(.+)$/.exec(field);
-  if (m) {
-    for (const p of spec.policies || []) {
-      const d = cat.policies.find((x) => x.id === p.id);
-      if (d && (d.params || []).some((q) => q.name === m[1])) setParam(p, m[1]);
+  for (const t of f.targets || []) {
+    if (t.member) {
+      let o = spec;
+      for (const k of t.member.slice(0, -1)) o = o[k] = o[k] || {};
+      o[t.member[t.member.length - 1]] = value;
+      continue;
     }
-    return;
+    for (const p of spec.policies || []) {
+      if (t.key ? keyOf(p) !== t.key : p.id !== t.id) continue;
+      p.params = p.params || {};
+      if (value === undefined) delete p.params[t.param];
+      else p.params[t.param] = value;
+      if (Object.keys(p.params).length === 0) delete p.params;
+    }
   }
-  m = /^policies\.([^.]+)\.(.+)$/.exec(field);
-  if (m) {
-    const p = (spec.policies || []).find((q) => keyOf(q) === m[1]);
-    if (p) setParam(p, m[2]);
-    return;
-  }
-  if (field.startsWith('estimate.') || field.startsWith('schedule.')) {
-    // A path into a kind's own fields, such as estimate.crawl.initial.
-    const keys = field.split('.');
-    let o = spec;
-    for (const k of keys.slice(0, -1)) o = o[k] = o[k] || {};
-    o[keys[keys.length - 1]] = value;
-    return;
-  }
-  spec[field] = value;
-}
-
-/** The parameter a control edits, from the catalog, if any. */
-function paramOf(c, spec, cat) {
-  let m = /^params\.(.+)$/.exec(c.field);
-  const name = m ? m[1] : (/^policies\.[^.]+\.(.+)$/.exec(c.field) || [])[1];
-  if (!name) return null;
-  const key = c.field.split('.')[1];
-  const ids = m ? (spec.policies || []).map((p) => p.id) : [((spec.policies || []).find((p) => keyOf(p) === key) || { id: key }).id];
-  for (const id of ids) {
-    const d = cat.policies.find((x) => x.id === id);
-    const p = d && (d.params || []).find((q) => q.name === name);
-    if (p) return p;
-  }
-  return null;
 }
 
 // ---- mounting ----
@@ -254,6 +186,19 @@ export async function mountExperiment(root, config, options = {}) {
   const x = new Experiment(root, config, options);
   await x.init();
   return x;
+}
+
+/**
+ * Resolves the fields of config's controls that the lesson builder has
+ * not (the upload page's, say) through POST /api/fields.
+ */
+async function resolveControls(config, spec) {
+  const todo = config.controls.filter((c) => !c.resolved);
+  if (todo.length === 0) return null;
+  const r = await post('/api/fields', { spec, fields: todo.map((c) => c.field) });
+  if (!r.ok) return errorOf(r);
+  r.json().fields.forEach((f, i) => { todo[i].resolved = f; });
+  return null;
 }
 
 let controlSeq = 0;
@@ -275,8 +220,9 @@ function focusVisible(e) {
  * preview sized by the average time per repeat alone overruns its budget.
  */
 export class Pace {
-  constructor(keep = 6) {
+  constructor(keep = 6, line = true) {
     this.keep = keep;
+    this.line = line; // false: perRepeat from the latest run alone, no fixed part
     this.seen = new Map(); // repeats → the latest run's ms, oldest first
   }
 
@@ -290,6 +236,10 @@ export class Pace {
   /** {fixed, perRepeat}, or null before the first run. */
   fit() {
     if (this.seen.size === 0) return null;
+    if (!this.line) {
+      const [r, ms] = [...this.seen.entries()].pop();
+      return { fixed: 0, perRepeat: ms / r };
+    }
     const rs = [...this.seen.keys()];
     const lo = Math.min(...rs);
     const hi = Math.max(...rs);
@@ -390,13 +340,13 @@ class Experiment {
     this.inputAt = null;
     this.result = null;
     this.svgs = [];
-    // What each of the lesson's charts asks POST /api/chart for.
-    this.chartSpecs = config.charts.map((ch) => ({ type: ch.type, metric: ch.metric, title: ch.title, policies: ch.policies, refs: ch.refs, markAuto: ch.markAuto, expected: ch.expected, fit: ch.fit }));
+    // What each of the lesson's charts asks POST /api/chart for: all but
+    // the caption, which the page shows.
+    this.chartSpecs = config.charts.map(({ caption, ...chart }) => chart);
     this.ahead = new Map(); // full spec (JSON) → a preview computed ahead
-    this.pace = new Pace();
+    this.pace = new Pace(6, !off.has('pacefit'));
     this.focused = null; // the slider being moved: { c, range, dir }
-    window.__refreshLab = window.__refreshLab || { timings: [], renders: 0 };
-    this.probe = window.__refreshLab;
+    this.probe = probing ? (window.__refreshLab = window.__refreshLab || { timings: [], renders: 0 }) : { timings: [], renders: 0 };
   }
 
   async init() {
@@ -417,6 +367,12 @@ class Experiment {
     if (fromURL && fromURL.error) this.showError({ error: fromURL.error });
     else if (fromURL) spec = fromURL;
     this.spec = spec;
+    const bad = await resolveControls(this.config, spec);
+    if (bad) {
+      this.showError(bad);
+      this.setStatus('');
+      return;
+    }
     this.buildControls();
     this.buildActions();
     if (this.specText) {
@@ -424,6 +380,21 @@ class Experiment {
     }
     this.schedule();
     this.root.addEventListener('rendered', () => this.warmUp(), { once: true });
+  }
+
+  /** Shows another experiment in the panel (the upload page's, for a new log). */
+  async reconfigure(config, cat) {
+    this.config = config;
+    this.chartSpecs = config.charts.map(({ caption, ...chart }) => chart);
+    this.spec = clone(config.spec);
+    this.cat = cat;
+    const bad = await resolveControls(config, this.spec);
+    if (bad) {
+      this.showError(bad);
+      return;
+    }
+    this.buildControls();
+    this.schedule();
   }
 
   // ---- controls ----
@@ -451,19 +422,19 @@ class Experiment {
         const opts = (c.options && c.options.length ? c.options : this.cat.datasets.map((d) => d.id))
           .map((dsID) => this.cat.datasets.find((d) => d.id === dsID))
           .filter(Boolean);
-        const current = getField(this.spec, c.field);
+        const current = getField(this.spec, c.resolved);
         if (current && !opts.some((d) => d.id === current)) {
           const d = this.cat.datasets.find((q) => q.id === current);
           opts.push(d || { id: current, name: current });
         }
         const sel = el('select', { id, 'aria-describedby': describedBy },
           opts.map((d) => el('option', { value: d.id, selected: d.id === current }, d.name)));
-        sel.addEventListener('change', (e) => { setField(this.spec, c.field, sel.value, this.cat); onInput(e); });
-        this.inputs.push({ c, sync: () => { sel.value = getField(this.spec, c.field); } });
+        sel.addEventListener('change', (e) => { setField(this.spec, c.resolved, sel.value); onInput(e); });
+        this.inputs.push({ c, sync: () => { sel.value = getField(this.spec, c.resolved); } });
         return el('div', { class: 'control' }, el('label', { for: id, text: c.label }), sel, help);
       }
       case 'policies': {
-        const ids = c.options && c.options.length ? c.options : this.cat.policies.filter((p) => p.kind === (this.spec.kind || 'refresh')).map((p) => p.id);
+        const ids = c.options && c.options.length ? c.options : c.resolved.options;
         const boxes = ids.map((pid) => {
           const d = this.cat.policies.find((p) => p.id === pid);
           const bid = `${id}-${pid}`;
@@ -472,13 +443,13 @@ class Experiment {
             const chosen = boxes.filter((b) => b.box.checked).map((b) => b.box.value);
             if (chosen.length === 0) { box.checked = true; return; }
             // Keep the catalog's order so colours stay put.
-            setField(this.spec, 'policies', ids.filter((q) => chosen.includes(q)), this.cat);
+            setField(this.spec, c.resolved, ids.filter((q) => chosen.includes(q)));
             onInput(e);
           });
           return { box, node: el('label', { class: 'check', for: bid }, box, d ? d.name : pid, d ? oracleTag(d) : null) };
         });
         const sync = () => {
-          const on = getField(this.spec, 'policies');
+          const on = getField(this.spec, c.resolved);
           for (const b of boxes) b.box.checked = on.includes(b.box.value);
         };
         sync();
@@ -486,12 +457,12 @@ class Experiment {
         return el('fieldset', { class: 'control policies', 'aria-describedby': describedBy }, el('legend', { text: c.label }), boxes.map((b) => b.node), help);
       }
       case 'choice': {
-        const p = paramOf(c, this.spec, this.cat);
+        const p = c.resolved.param;
         const options = (c.options && c.options.length ? c.options : (p && p.options) || []);
         const sel = el('select', { id, 'aria-describedby': describedBy }, options.map((o) => el('option', { value: o }, o)));
-        sel.addEventListener('change', (e) => { setField(this.spec, c.field, sel.value, this.cat); onInput(e); });
+        sel.addEventListener('change', (e) => { setField(this.spec, c.resolved, sel.value); onInput(e); });
         const sync = () => {
-          const v = getField(this.spec, c.field);
+          const v = getField(this.spec, c.resolved);
           sel.value = v !== undefined ? v : (p && p.default) || options[0];
         };
         sync();
@@ -500,8 +471,8 @@ class Experiment {
       }
       case 'checkbox': {
         const box = el('input', { type: 'checkbox', id, 'aria-describedby': describedBy });
-        box.addEventListener('change', (e) => { setField(this.spec, c.field, box.checked, this.cat); onInput(e); });
-        const sync = () => { box.checked = !!getField(this.spec, c.field); };
+        box.addEventListener('change', (e) => { setField(this.spec, c.resolved, box.checked); onInput(e); });
+        const sync = () => { box.checked = !!getField(this.spec, c.resolved); };
         sync();
         this.inputs.push({ c, sync });
         return el('div', { class: 'control' }, el('label', { class: 'check', for: id }, box, c.label), help);
@@ -512,7 +483,7 @@ class Experiment {
   }
 
   buildRange(c, id, help, describedBy, onInput) {
-    const p = paramOf(c, this.spec, this.cat);
+    const p = c.resolved.param;
     const auto = p && (p.default === null || p.default === undefined) && p.auto;
     const fallback = () => (p && typeof p.default === 'number' ? p.default : c.min);
     const range = el('input', { type: 'range', id, min: c.min, max: c.max, step: c.step, 'aria-describedby': describedBy });
@@ -520,7 +491,7 @@ class Experiment {
     const shown = el('output', { for: id, class: 'value' });
     let autoBox = null;
     const write = (v, e) => {
-      setField(this.spec, c.field, v, this.cat);
+      setField(this.spec, c.resolved, v);
       onInput(e);
     };
     // keys: is the slider being moved with the keyboard (lookAhead)?
@@ -564,7 +535,7 @@ class Experiment {
       row.append(el('label', { class: 'check auto', for: aid }, autoBox, `auto: ${p.auto}`));
     }
     const sync = () => {
-      let v = getField(this.spec, c.field);
+      let v = getField(this.spec, c.resolved);
       const isAuto = auto && (v === undefined || v === null);
       if (isAuto) {
         const resolved = this.resolvedParam(c);
@@ -587,7 +558,7 @@ class Experiment {
   /** The value the lab used for a control's parameter in the last result. */
   resolvedParam(c) {
     if (!this.result) return undefined;
-    return getField(this.result.spec, c.field);
+    return getField(this.result.spec, c.resolved);
   }
 
   syncControls() {
@@ -638,7 +609,7 @@ class Experiment {
    * repeat of spec took ms, over PAIR_MS: a dear lesson.
    */
   pairIfDear(spec, ms) {
-    if (ms > PAIR_MS && pair(spec)) this.probe.paired = true;
+    if (ms > PAIR_MS && !off.has('helper') && pair(spec)) this.probe.paired = true;
   }
 
   /**
@@ -651,6 +622,7 @@ class Experiment {
    * input, and to look-ahead once a slider has the focus.
    */
   async warmUp() {
+    if (off.has('warmup')) return;
     const base = clone(this.spec);
     const t0 = performance.now();
     let least = Infinity; // the quickest warm-up run: the least compiling in it
@@ -727,7 +699,7 @@ class Experiment {
    */
   lookAhead() {
     const f = this.focused;
-    if (this.probe.lookAhead === false) return; // make bench's look-ahead-off pass
+    if (off.has('lookahead')) return;
     if (this.aheadRunning || this.running || this.pending) return;
     if (!f || !this.result || !this.pace.fit() || document.activeElement !== f.range) return;
     const { c, range, dir } = f;
@@ -738,15 +710,15 @@ class Experiment {
     for (const next of [1, 2, 3, 4, -1].map((k) => v + k * dir * step)) {
       if (next < min || next > max) continue;
       const full = clone(this.spec);
-      setField(full, c.field, Number(next.toFixed(10)), this.cat);
+      setField(full, c.resolved, Number(next.toFixed(10)));
       const key = JSON.stringify(full);
       if (this.ahead.has(key)) continue;
       const preview = this.previewOf(full, 0);
       const ms = preview && preview.ms !== undefined ? preview.ms : this.pace.ms(preview ? preview.repeats : full.repeats || 10);
       // (Tests set their own limits: probe.aheadLimit(keys).)
-      const limit = this.probe.aheadLimit ? this.probe.aheadLimit(f.keys) : f.keys ? AHEAD_KEYS_MAX_MS : AHEAD_MAX_MS;
+      const limit = this.probe.aheadLimit ? this.probe.aheadLimit(f.keys) : f.keys && !off.has('keysahead') ? AHEAD_KEYS_MAX_MS : AHEAD_MAX_MS;
       if (ms > limit) return;
-      (this.probe.aheadAsked = this.probe.aheadAsked || []).push(next);
+      if (probing) (this.probe.aheadAsked = this.probe.aheadAsked || []).push(next);
       const answer = runWithCharts(preview ? preview.spec : full, this.chartSpecs);
       this.ahead.set(key, { preview, answer });
       while (this.ahead.size > AHEAD_KEEP) this.ahead.delete(this.ahead.keys().next().value);
@@ -842,27 +814,19 @@ class Experiment {
     this.render(result, svgs.map((s) => s.body));
     this.syncControls();
     const total = performance.now() - t0;
-    const s = result.spec;
-    const unit = result.dataset.cycleUnit || 'cycle';
     const where = engineName === 'wasm' ? '(WebAssembly in this tab)' : '(server)';
-    const es = s.estimate;
-    const shape = s.kind === 'schedule' && s.schedule
-      ? `${s.policies.length} ${s.policies.length === 1 ? 'schedule' : 'schedules'} × ${s.repeats} repeats × ${s.schedule.warmup + s.schedule.days} simulated days of ${result.dataset.pages.toLocaleString()} pages`
-      : s.kind === 'estimate' && es
-      ? `${s.policies.length} ${s.policies.length === 1 ? 'estimator' : 'estimators'} × ${s.repeats} repeats × ${es.epochs} crawls of ${es.pages.toLocaleString()} pages${result.sweep ? ` × ${result.sweep.values.length + 1} settings` : ''}`
-      : `${s.policies.length} ${s.policies.length === 1 ? 'policy' : 'policies'} × ${s.repeats} repeats × ${s.cycles} ${unit}${s.cycles === 1 ? '' : 's'} of ${result.dataset.pages.toLocaleString()} pages`;
     const early = ahead ? ', computed ahead while the slider had the focus' : '';
     const two = r.shared ? ' on two workers' : '';
     this.setStatus(preview
       ? `Preview from ${preview.repeats} of ${preview.of} repeats${preview.values ? ` at ${preview.values} of the sweep's ${preview.ofValues} values` : ''}: ran in ${Math.round(runMs)} ms${two}${early}. All ${preview.of} follow when you pause.`
-      : `${shape}: ran in ${Math.round(runMs)} ms${two}${early}, drawn in ${Math.round(total - runMs)} ms ${where}.`);
+      : `${result.work}: ran in ${Math.round(runMs)} ms${two}${early}, drawn in ${Math.round(total - runMs)} ms ${where}.`);
     this.root.classList.toggle('preview', !!preview);
     const tDrawn = performance.now();
     await new Promise((res) => requestAnimationFrame(() => res()));
     const tFrame = performance.now();
     this.keepSpec(full);
     this.probe.renders++;
-    if (inputAt !== null && inputAt !== undefined) {
+    if (probing && inputAt !== null && inputAt !== undefined) {
       this.probe.timings.push(tFrame - inputAt);
       // Where the time went, for make bench: waiting to start, the run,
       // the charts, the DOM, the next frame.
@@ -915,103 +879,39 @@ class Experiment {
     return this.cat.metrics.find((m) => m.id === id) || { id, name: id, unit: '' };
   }
 
+  fact(id) {
+    return (this.cat.facts || []).find((f) => f.id === id) || { id, name: id, unit: '' };
+  }
+
   render(result, svgs) {
     this.renderReadouts(result);
     this.renderCharts(result, svgs);
     this.renderLive(result);
   }
 
+  /**
+   * The numbers table: a row per policy, a column per readout metric (the
+   * lesson's), each value ± the half-width of its 95% interval, and beside
+   * a metric its exact expectation where some policy has one.
+   */
   renderReadouts(result) {
-    if (result.spec.kind === 'estimate') { this.renderEstimateReadouts(result); return; }
-    if (result.spec.kind === 'schedule') { this.renderScheduleReadouts(result); return; }
-    const metrics = (this.config.readouts || ['changeRatio', 'freshness', 'age']).map((m) => this.metric(m));
-    const hasExpect = result.policies.some((p) => p.expectedChangeRatio !== undefined);
     const unit = result.dataset.cycleUnit || 'cycle';
+    const metrics = this.config.readouts.map((id) => this.metric(id));
+    const better = (m) => (m.better === 'lower' ? ' ↓' : m.better === 'higher' ? ' ↑' : '');
     const head = el('tr', {}, el('th', { scope: 'col', text: 'Policy' }),
-      metrics.map((m) => el('th', { scope: 'col', title: m.help }, m.name, m.unit === 'cycle' ? ` (${unit}s)` : '', el('span', { class: 'better', text: m.better === 'lower' ? ' ↓' : ' ↑', 'aria-label': `${m.better} is better` }))),
-      hasExpect ? el('th', { scope: 'col', title: 'The exact expectation of ChangeRatio for one cycle, summed over every possible sample' }, 'Exact expectation') : null);
+      metrics.map((m) => el('th', { scope: 'col', title: m.help }, m.name, unitSuffix(m, unit), better(m) ? el('span', { class: 'better', text: better(m), 'aria-label': `${m.better} is better` }) : null)));
     const rows = result.policies.map((p) => el('tr', { class: p.oracle ? 'oracle' : '' },
       el('th', { scope: 'row' }, p.name, oracleTag(p)),
       metrics.map((m) => {
-        const s = headline(p, m.id);
+        const s = p.metrics[m.id];
         if (!s) return el('td', { title: `${p.name} has no ${m.name.toLowerCase()}` }, '–');
         const h = halfWidth(s);
-        return el('td', {}, el('span', { class: 'num', text: fmt(m, s.mean) }), h !== null ? el('span', { class: 'pm', text: ` ± ${fmt(m, h)}` }) : null);
-      }),
-      hasExpect ? el('td', {}, el('span', { class: 'num', text: p.expectedChangeRatio !== undefined ? p.expectedChangeRatio.toFixed(4) : '–' })) : null));
-    const caption = el('caption', {}, `Mean over ${result.spec.repeats} repeats, averaged over ${result.spec.cycles} ${unit}${result.spec.cycles === 1 ? '' : 's'}; ± is the half-width of the 95% interval across repeats. ${result.dataset.name}, ${result.spec.budget} downloads per ${unit}, seed ${result.spec.seed}.`);
-    this.readouts.replaceChildren(el('table', { class: 'numbers' }, caption, el('thead', {}, head), el('tbody', {}, rows)));
-  }
-
-  /**
-   * The numbers table of a schedule run: the kind's columns (KIND_COLUMNS),
-   * each with its exact expectation where the plan has one, then the
-   * allocation per page.
-   */
-  renderScheduleReadouts(result) {
-    const cols = KIND_COLUMNS.schedule;
-    const head = el('tr', {}, el('th', { scope: 'col', text: 'Policy' }),
-      cols.map((c) => el('th', { scope: 'col', title: this.metric(c.id).help }, c.label, el('span', { class: 'better', text: c.better === 'lower' ? ' ↓' : ' ↑', 'aria-label': `${c.better} is better` }))),
-      el('th', { scope: 'col', title: 'Syncs per day the policy spent (adaptive rules set their own)' }, 'Syncs/day'));
-    const rows = result.policies.map((p) => el('tr', { class: p.oracle ? 'oracle' : '' },
-      el('th', { scope: 'row' }, p.name, p.oracle ? el('span', { class: 'tag', text: 'oracle rates', title: 'Planned with the true change rates' }) : null,
-        p.schedule && p.schedule.rates && !p.oracle ? el('span', { class: 'tag', text: `rates: ${p.schedule.rates}` }) : null),
-      cols.map((c) => {
-        const s = headline(p, c.id);
-        const e = p.schedule && p.schedule.expected ? p.schedule.expected[c.id] : null;
-        const h = halfWidth(s);
-        return el('td', {}, el('span', { class: 'num', text: s ? c.fmt(s.mean) : '–' }), h !== null ? el('span', { class: 'pm', text: ` ± ${c.fmt(h)}` }) : null,
-          e !== null && e !== undefined ? el('span', { class: 'pm', title: 'Exact expectation of the plan', text: ` (exact ${c.fmt(e)})` }) : null);
-      }),
-      el('td', {}, el('span', { class: 'num', text: p.schedule ? p.schedule.syncsPerDay.mean.toFixed(2) : '–' }))));
-    const ss = result.spec.schedule || {};
-    const src = result.schedule && result.schedule.ratesFrom === 'estimated' ? ' The dataset carries no true rates: they are estimated from its whole truth.' : '';
-    const caption = el('caption', {}, `Time-averaged over ${ss.days} days after ${ss.warmup} days of warm-up, mean over ${result.spec.repeats} repeats; ± is the half-width of the 95% interval across repeats. ${result.dataset.name}, ${result.spec.budget} syncs per day, seed ${result.spec.seed}; rates planned with: ${ss.rates}.${src}`);
-    const parts = [el('div', { style: 'overflow-x: auto' }, el('table', { class: 'numbers' }, caption, el('thead', {}, head), el('tbody', {}, rows)))];
-    if (result.schedule && result.schedule.trueRates && result.schedule.trueRates.length <= 20) parts.push(el('div', { style: 'overflow-x: auto' }, allocationTable(result)));
-    this.readouts.replaceChildren(...parts);
-  }
-
-  /** The numbers table of an estimate run: headline MAD and edge share, and per epoch. */
-  renderEstimateReadouts(result) {
-    const es = result.spec.estimate || {};
-    const metrics = (this.config.readouts || ['mad', 'edgeShare']).map((m) => this.metric(m)).filter((m) => appliesTo(m, 'estimate'));
-    const better = (m) => (m.better === 'lower' ? ' ↓' : m.better === 'higher' ? ' ↑' : '');
-    const head = el('tr', {}, el('th', { scope: 'col', text: 'Estimator' }),
-      metrics.map((m) => el('th', { scope: 'col', title: m.help }, m.name, m.unit === 'per day' ? ' (per day)' : '', el('span', { class: 'better', text: better(m), 'aria-label': `${m.better} is better` }))));
-    const rows = result.policies.map((p) => el('tr', {},
-      el('th', { scope: 'row' }, p.name),
-      metrics.map((m) => {
-        const s = headline(p, m.id);
-        if (!s) return el('td', {}, '–');
-        const h = halfWidth(s);
-        return el('td', {}, el('span', { class: 'num', text: fmt(m, s.mean) }), h !== null ? el('span', { class: 'pm', text: ` ± ${fmt(m, h)}` }) : null);
+        const exact = m.exact && p.facts ? p.facts[m.exact] : undefined;
+        return el('td', {}, el('span', { class: 'num', text: fmt(m, s.mean) }), h !== null ? el('span', { class: 'pm', text: ` ± ${fmt(m, h)}` }) : null,
+          exact !== undefined ? el('span', { class: 'exact', title: this.fact(m.exact).help }, ' exact ', el('span', { class: 'exact-value', text: fmt(m, exact, true) })) : null);
       })));
-    const how = es.every ? `real histories observed every ${es.every} ${result.dataset.cycleUnit || 'cycle'}s` :
-      `${es.pages} pages, ${es.crawl.mode} crawl from ${es.crawl.initial} day${es.crawl.initial === 1 ? '' : 's'}${es.crawl.mode === 'sequential' ? ` at ${es.crawl.fraction} of the estimate` : ''}`;
-    const what = metrics.map((m) => (m.id === 'estimate' ? `the mean estimate after the last of ${es.epochs} crawls` : m.id === 'mad' ? `MAD pooled over the first ${es.pool} of ${es.epochs} crawls` : m.id === 'edgeShare' ? `the edge share over the first ${es.pool}` : m.name)).join(', ');
-    const caption = el('caption', {}, `Shown: ${what}; mean over ${result.spec.repeats} repeats, ± the half-width of the 95% interval. ${result.dataset.name}: ${how}, seed ${result.spec.seed}.`);
-    // Per epoch: MAD and edge share of each estimator, at a few epochs.
-    const n = result.policies.length ? result.policies[0].estimate.mad.mean.length : 0;
-    const epochs = [...new Set([1, 2, 3, 5, 10, 20, 50, 100, n].filter((e) => e <= n))];
-    const mad = this.metric('mad');
-    const ratio = { unit: 'ratio' };
-    const perTable = () => {
-      const perHead = el('tr', {}, el('th', { scope: 'col', text: 'Epoch' }), result.policies.map((p) => el('th', { scope: 'col', text: p.name })));
-      const perRows = epochs.map((e) => el('tr', {}, el('th', { scope: 'row', text: String(e) }), result.policies.map((p) => {
-        const m = at(p.estimate.mad, e - 1);
-        const g = at(p.estimate.edge, e - 1);
-        return el('td', { text: `${fmt(mad, m.mean)}${g.mean ? ` (edge ${fmt(ratio, g.mean)})` : ''}` });
-      })));
-      return el('table', { class: 'data-table' }, el('caption', { text: 'MAD in changes per day after each epoch, and the share of estimates in an edge case where there are any; mean over repeats.' }), el('thead', {}, perHead), el('tbody', {}, perRows));
-    };
-    // Built when opened, not on every redraw; it stays open across redraws.
-    const per = el('details', { class: 'data per-epoch', open: !!this.perEpochOpen }, el('summary', { text: 'Per epoch: MAD (edge share)' }), this.perEpochOpen ? perTable() : null);
-    per.addEventListener('toggle', () => {
-      this.perEpochOpen = per.open;
-      if (per.open && !per.querySelector('table')) per.append(perTable());
-    });
-    this.readouts.replaceChildren(el('table', { class: 'numbers' }, caption, el('thead', {}, head), el('tbody', {}, rows)), per);
+    const caption = el('caption', {}, result.about);
+    this.readouts.replaceChildren(el('div', { class: 'table-scroll' }, el('table', { class: 'numbers' }, caption, el('thead', {}, head), el('tbody', {}, rows))));
   }
 
   renderCharts(result, svgs) {
@@ -1019,41 +919,44 @@ class Experiment {
     const figs = this.config.charts.map((ch, i) => {
       const figure = el('figure', { class: 'chart' });
       figure.append(svgNode(svgs[i]));
-      const m = this.metric(ch.metric);
       const cap = el('figcaption', {}, ch.caption || '');
-      // The table is built when opened (or copied via the JSON/CSV
-      // exports), not on every redraw.
-      const makeTable = () => (ch.type === 'allocation' ? allocationTable(result) : ch.type === 'bars' ? barsTable(result, m, ch) : ch.type === 'sweep' || ch.type === 'estimate-sweep' ? sweepTable(result, m, ch) : ch.type === 'sites' ? sitesTable(result, ch) : ch.type.startsWith('estimate-') ? estimateTable(result, m, ch) : cyclesTable(result, m, ch));
+      // The chart's data as a table, from the lab (POST /api/chart with
+      // format "table"), asked for when opened; it stays open across
+      // redraws.
       const open = this.openTables && this.openTables.has(i);
-      const details = el('details', { class: 'data', open }, el('summary', { text: 'Data table' }), open ? makeTable() : null);
+      const details = el('details', { class: 'data', open }, el('summary', { text: 'Data table' }));
+      const fill = async () => {
+        const t = await chartTable(result, this.chartSpecs[i]);
+        if (details.open && this.result === result) details.replaceChildren(details.firstChild, t);
+      };
+      if (open) fill();
       details.addEventListener('toggle', () => {
         this.openTables = this.openTables || new Set();
         if (details.open) {
           this.openTables.add(i);
-          if (!details.querySelector('table')) details.append(makeTable());
+          if (!details.querySelector('table')) fill();
         } else {
           this.openTables.delete(i);
         }
       });
-      const dl = el('button', { type: 'button', class: 'small', text: 'Download SVG', onclick: () => download(svgs[i], `${this.fileBase(result)}-${ch.metric}-${ch.type}.svg`, 'image/svg+xml') });
+      const dl = el('button', { type: 'button', class: 'small', text: 'Download SVG', onclick: () => download(svgs[i], `${this.fileBase(result)}-${ch.metric || ch.type}-${ch.type}.svg`, 'image/svg+xml') });
       figure.append(cap, el('div', { class: 'chart-tools' }, details, dl));
       return figure;
     });
     this.charts.replaceChildren(...figs);
   }
 
+  /** Fills each live number of the narrative: a metric's mean or a fact. */
   renderLive(result) {
     for (const o of document.querySelectorAll('output.live')) {
       const p = result.policies.find((q) => keyOf(q) === o.dataset.policy);
-      if (!p) { o.textContent = '–'; continue; }
-      const est = estimateLive(result, p, o.dataset.metric);
-      if (est !== undefined) {
-        o.textContent = est;
-      } else if (o.dataset.metric === 'expectedChangeRatio') {
-        o.textContent = p.expectedChangeRatio !== undefined ? p.expectedChangeRatio.toFixed(3) : '–';
+      const id = o.dataset.metric;
+      if (!p) {
+        o.textContent = '–';
+      } else if (p.metrics[id]) {
+        o.textContent = fmt(this.metric(id), p.metrics[id].mean);
       } else {
-        const h = headline(p, o.dataset.metric);
-        o.textContent = fmt(this.metric(o.dataset.metric), h && h.mean);
+        o.textContent = fmt(this.fact(id), p.facts ? p.facts[id] : undefined, true);
       }
     }
   }
@@ -1073,7 +976,7 @@ class Experiment {
       }
       setTimeout(() => { copy.textContent = 'Copy link'; }, 1500);
     });
-    const csv = el('button', { type: 'button', text: 'Download CSV', onclick: () => this.result && download(toCSV(this.result, this.cat.metrics), `${this.fileBase(this.result)}.csv`, 'text/csv') });
+    const csv = el('button', { type: 'button', text: 'Download CSV', onclick: () => this.result && download(toCSV(this.result), `${this.fileBase(this.result)}.csv`, 'text/csv') });
     const json = el('button', { type: 'button', text: 'Download JSON', onclick: () => this.result && download(JSON.stringify(this.result, null, 2), `${this.fileBase(this.result)}.json`, 'application/json') });
     this.actions.replaceChildren(copy, csv, json);
   }
@@ -1118,102 +1021,29 @@ function svgNode(text) {
   return document.importNode(svg, true);
 }
 
-function cyclesTable(result, m, ch) {
-  const pols = result.policies.filter((p) => !ch.policies || ch.policies.length === 0 || ch.policies.includes(keyOf(p)));
-  const unit = result.dataset.cycleUnit || 'cycle';
-  const n = result.spec.cycles;
-  const head = el('tr', {}, el('th', { scope: 'col', text: unit }), pols.map((p) => el('th', { scope: 'col', text: p.name })));
-  const rows = [];
-  for (let c = 0; c < n; c++) {
-    rows.push(el('tr', {}, el('th', { scope: 'row', text: String(c + 1) }), pols.map((p) => {
-      const s = at(p.perCycle[m.id], c);
-      const h = halfWidth(s);
-      return el('td', { text: fmt(m, s.mean) + (h !== null ? ` ± ${fmt(m, h)}` : '') });
-    })));
-  }
-  return el('table', { class: 'data-table' }, el('caption', { text: `${m.name} per ${unit}: mean ± 95% half-width over ${result.spec.repeats} repeats` }), el('thead', {}, head), el('tbody', {}, rows));
-}
-
-/** The data behind an estimate chart: per epoch, or the paths, or the prior's bins. */
-function estimateTable(result, m, ch) {
-  const pols = result.policies.filter((p) => p.estimate && (!ch.policies || ch.policies.length === 0 || ch.policies.includes(keyOf(p))));
-  if (pols.length === 0) return el('p', { text: 'No estimator here.' });
-  if (ch.type === 'estimate-paths') {
-    const p = pols[0];
-    const head = el('tr', {}, ['Initial interval (days)', 'Estimated period per epoch (hours; * edge case)'].map((t) => el('th', { scope: 'col', text: t })));
-    const rows = p.estimate.paths.map((q) => el('tr', {}, el('th', { scope: 'row', text: q.initial.toFixed(2) }),
-      el('td', { text: q.steps.map((st) => (st.rate > 0 ? (24 / st.rate).toFixed(0) : '∞') + (st.edge ? '*' : '')).join(' ') })));
-    return el('table', { class: 'data-table' }, el('caption', { text: `${p.name}: estimation paths of one page` }), el('thead', {}, head), el('tbody', {}, rows));
-  }
-  if (ch.type === 'estimate-prior') {
-    const p = pols.find((q) => q.estimate.prior && q.estimate.prior.induced) || pols.find((q) => q.estimate.prior);
-    if (!p) return el('p', { text: 'No estimator here has a prior.' });
-    const pr = p.estimate.prior;
-    const head = el('tr', {}, ['Period from (days)', 'to', 'Empirical', 'Induced'].map((t) => el('th', { scope: 'col', text: t })));
-    const rows = pr.empirical.map((x, k) => el('tr', {}, el('td', { text: pr.edges[k].toFixed(3) }), el('td', { text: pr.edges[k + 1].toFixed(3) }),
-      el('td', { text: x.toPrecision(3) }), el('td', { text: pr.induced ? pr.induced[k].toPrecision(3) : '–' })));
-    return el('table', { class: 'data-table' }, el('caption', { text: `${p.name}: probability of each bin of change period` }), el('thead', {}, head), el('tbody', {}, rows));
-  }
-  const n = Math.max(...pols.map((p) => (perSeries(p, m.id) || { mean: [] }).mean.length));
-  const head = el('tr', {}, el('th', { scope: 'col', text: 'Epoch' }), pols.map((p) => el('th', { scope: 'col', text: p.name })));
-  const rows = [];
-  for (let e = 0; e < n; e++) {
-    rows.push(el('tr', {}, el('th', { scope: 'row', text: String(e + 1) }), pols.map((p) => {
-      const ser = perSeries(p, m.id);
-      if (!ser || e >= ser.mean.length) return el('td', { text: '–' });
-      const s = at(ser, e);
-      const h = halfWidth(s);
-      return el('td', { text: fmt(m, s.mean) + (h !== null ? ` ± ${fmt(m, h)}` : '') });
-    })));
-  }
-  return el('table', { class: 'data-table' }, el('caption', { text: `${m.name} per epoch: mean ± 95% half-width over ${result.spec.repeats} repeats` }), el('thead', {}, head), el('tbody', {}, rows));
-}
-
-function sweepTable(result, m, ch) {
-  const sw = result.sweep;
-  if (!sw) return el('p', { text: 'No sweep in this result.' });
-  const pols = sw.policies.filter((p) => p[m.id] && (!ch.policies || ch.policies.length === 0 || ch.policies.includes(keyOf(p))));
-  const name = sw.field.replace(/^(params|policies\.[^.]+)\./, '');
-  const head = el('tr', {}, el('th', { scope: 'col', text: name }), pols.map((p) => el('th', { scope: 'col', text: p.name })));
-  const rows = sw.values.map((v, i) => el('tr', {}, el('th', { scope: 'row', text: String(v) }), pols.map((p) => {
-    const s = at(p[m.id], i);
-    const h = halfWidth(s);
-    return el('td', { text: fmt(m, s.mean) + (h !== null ? ` ± ${fmt(m, h)}` : '') });
-  })));
-  return el('table', { class: 'data-table' }, el('caption', { text: `${m.name} against ${name}: mean ± 95% half-width over ${result.spec.repeats} repeats` }), el('thead', {}, head), el('tbody', {}, rows));
-}
-
-function sitesTable(result, ch) {
-  const pols = result.policies.filter((p) => p.sites && (!ch.policies || ch.policies.length === 0 || ch.policies.includes(keyOf(p))));
-  if (pols.length === 0) return el('p', { text: 'No policy here estimates sites.' });
-  const ratio = { unit: 'ratio' };
-  const sites = pols[0].sites;
-  const head = el('tr', {}, el('th', { scope: 'col', text: 'Site' }), el('th', { scope: 'col', text: 'Truth' }), pols.map((p) => el('th', { scope: 'col', text: p.name })));
-  const rows = sites.sites.map((name, w) => el('tr', {}, el('th', { scope: 'row', text: name }), el('td', { text: fmt(ratio, sites.truth[w]) }), pols.map((p) => {
-    const s = at(p.sites.estimate, w);
-    const h = halfWidth(s);
-    return el('td', { text: fmt(ratio, s.mean) + (h !== null ? ` ± ${fmt(ratio, h)}` : '') });
-  })));
-  const unit = result.dataset.cycleUnit || 'cycle';
-  return el('table', { class: 'data-table' }, el('caption', { text: `Share of each site's pages changed per ${unit}: the truth, and each policy's estimate (mean ± 95% half-width over ${result.spec.repeats} repeats)` }), el('thead', {}, head), el('tbody', {}, rows));
-}
-
-function barsTable(result, m, ch) {
-  const pols = result.policies.filter((p) => !ch.policies || ch.policies.length === 0 || ch.policies.includes(keyOf(p)));
-  const head = el('tr', {}, ['Policy', 'Mean', '95% low', '95% high', 'Repeats'].map((t) => el('th', { scope: 'col', text: t })));
-  const rows = pols.map((p) => {
-    const s = headline(p, m.id) || { mean: null, lo: null, hi: null, n: 0 };
-    return el('tr', {}, el('th', { scope: 'row', text: p.name }), [s.mean, s.lo, s.hi].map((v) => el('td', { text: fmt(m, v) })), el('td', { text: String(s.n) }));
-  });
-  return el('table', { class: 'data-table' }, el('caption', { text: `${m.name} by policy, averaged over cycles` }), el('thead', {}, head), el('tbody', {}, rows));
+/**
+ * A chart's data as a table element: the lab builds it (POST /api/chart
+ * with format "table") from the result it remembers by id, or from the
+ * result itself when it no longer does.
+ */
+async function chartTable(result, chart) {
+  const ask = (body) => post('/api/chart', body);
+  let r = await ask({ id: result.id, chart: { ...chart, format: 'table' } });
+  if (r.status === 404) r = await ask({ result, chart: { ...chart, format: 'table' } });
+  if (!r.ok) return el('p', { class: 'error', text: `The table could not be made: ${errorOf(r).error}` });
+  const t = r.json();
+  return el('div', { class: 'table-scroll' }, el('table', { class: 'data-table' },
+    el('caption', { text: t.caption }),
+    el('thead', {}, el('tr', {}, t.head.map((h) => el('th', { scope: 'col', text: h })))),
+    el('tbody', {}, (t.rows || []).map((row) => el('tr', {}, el('th', { scope: 'row', text: row[0] }), row.slice(1).map((c) => el('td', { text: c })))))));
 }
 
 /**
  * The result as long-format CSV: one row per policy, cycle (or "all") and
- * metric; a sweep adds one row per policy, value and metric, its point named
- * in the "sweep" column as field=value.
+ * metric, then one per fact; a sweep adds one row per policy, value and
+ * metric, its point named in the "sweep" column as field=value.
  */
-export function toCSV(result, metrics) {
+export function toCSV(result) {
   const q = (v) => {
     const s = v === null || v === undefined ? '' : String(v);
     return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
@@ -1223,21 +1053,18 @@ export function toCSV(result, metrics) {
   const row = (policy, params, point, cycle, metric, st) => lines.push(
     [result.dataset.id, policy, JSON.stringify(params || {}), point, cycle, metric, st.mean, st.lo, st.hi, st.n, s.budget, s.repeats, s.seed].map(q).join(','));
   for (const p of result.policies) {
-    for (const m of metrics) {
-      if (!appliesTo(m, s.kind)) continue;
-      const h = headline(p, m.id);
-      if (!h) continue;
-      row(keyOf(p), p.params, '', 'all', m.id, h);
-      const per = perSeries(p, m.id);
-      if (per) per.mean.forEach((_, i) => row(keyOf(p), p.params, '', i + 1, m.id, at(per, i)));
+    for (const [id, h] of Object.entries(p.metrics)) {
+      row(keyOf(p), p.params, '', 'all', id, h);
+      const per = p.series && p.series[id];
+      if (per) per.mean.forEach((_, i) => row(keyOf(p), p.params, '', i + 1, id, at(per, i)));
     }
+    for (const [id, v] of Object.entries(p.facts || {})) row(keyOf(p), p.params, '', 'all', id, { mean: v, lo: '', hi: '', n: '' });
   }
   if (result.sweep) {
     const sw = result.sweep;
     for (const p of sw.policies) {
-      for (const m of metrics) {
-        const ser = p[m.id];
-        if (ser) ser.mean.forEach((_, i) => row(keyOf(p), p.params[i], `${sw.field}=${sw.values[i]}`, 'all', m.id, at(ser, i)));
+      for (const [id, ser] of Object.entries(p.metrics)) {
+        ser.mean.forEach((_, i) => row(keyOf(p), p.params[i], `${sw.field}=${sw.values[i]}`, 'all', id, at(ser, i)));
       }
     }
   }

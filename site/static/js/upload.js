@@ -198,11 +198,7 @@ async function showExperiment(d, spec) {
   const root = $('experiment');
   root.hidden = false;
   if (experiment) {
-    experiment.config = config;
-    experiment.spec = JSON.parse(JSON.stringify(config.spec));
-    experiment.cat = cat;
-    experiment.buildControls();
-    experiment.schedule();
+    await experiment.reconfigure(config, cat);
   } else {
     experiment = await mountExperiment(root, config, { urlState: true });
   }
