@@ -33,9 +33,6 @@ const (
 // estimateChartTypes lists them, for error messages and lessons.
 var estimateChartTypes = []string{ChartEstimatePaths, ChartEstimateSweep, ChartEstimatePrior, ChartEstimateEpochs}
 
-// EstimateChartTypes returns the chart types of the estimate kind.
-func EstimateChartTypes() []string { return slices.Clone(estimateChartTypes) }
-
 // pathLines is how many of the paths Fig. 2 draws as lines; the edge cases
 // of all of them are marked.
 const pathLines = 6
@@ -218,29 +215,6 @@ func varies(s stat.Series) bool {
 		}
 	}
 	return false
-}
-
-// BestSweepValue returns the value of the sweep at which policy id's
-// metric is smallest, if the policy's line varies.
-func BestSweepValue(res *lab.Result, id string, m lab.Metric) (float64, int, bool) {
-	if res.Sweep == nil {
-		return 0, 0, false
-	}
-	for _, p := range res.Sweep.Policies {
-		if p.ID != id {
-			continue
-		}
-		per := m.Sweep(p)
-		if len(per) == 0 || !varies(per) {
-			return 0, 0, false
-		}
-		i, ok := argmin(per)
-		if !ok {
-			return 0, 0, false
-		}
-		return res.Sweep.Values[i], i, true
-	}
-	return 0, 0, false
 }
 
 // priorChart is Fig. 6: the empirical distribution of change periods and
