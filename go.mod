@@ -3,6 +3,8 @@ module github.com/refreshlab/refreshlab
 go 1.26
 
 require (
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0
 	github.com/syumai/workers v0.31.0
 	github.com/wcharczuk/go-chart/v2 v2.1.2
@@ -12,8 +14,6 @@ require (
 )
 
 require (
-	github.com/chromedp/cdproto v0.159.0 // indirect
-	github.com/chromedp/chromedp v0.23.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	golang.org/x/image v0.25.0 // indirect
 )
