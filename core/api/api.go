@@ -21,6 +21,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -231,13 +232,13 @@ func (r *results) find(match func(cachedResult) bool) (cachedResult, bool) {
 // decode reads body strictly into v: unknown fields are errors, so a typo
 // in a spec is reported rather than silently ignored.
 func decode(body []byte, v any) (Response, bool) {
-	if len(strings.TrimSpace(string(body))) == 0 {
+	if len(bytes.TrimSpace(body)) == 0 {
 		return errorResponse(400, "empty body: expected a JSON object"), false
 	}
-	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return jsonError(body, err), false
+		return jsonError(body, v, err), false
 	}
 	if dec.More() {
 		return errorResponse(400, "expected a single JSON object, found more after it"), false
@@ -245,8 +246,10 @@ func decode(body []byte, v any) (Response, bool) {
 	return Response{}, true
 }
 
-// jsonError turns a decoding error into a 400 that says where.
-func jsonError(body []byte, err error) Response {
+// jsonError turns an error decoding body into v into a 400 that says
+// where. encoding/json has no error type for an unknown field, so an error
+// of none of its types is explained by finding the unknown field.
+func jsonError(body []byte, v any, err error) Response {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
@@ -257,18 +260,20 @@ func jsonError(body []byte, err error) Response {
 		})
 	case errors.As(err, &typ):
 		line, col := position(body, typ.Offset)
-		return jsonResponse(400, map[string]any{
-			"error": fmt.Sprintf("%s: expected %s, got a JSON %s", typ.Field, typ.Type, typ.Value),
-			"field": typ.Field, "line": line, "column": col,
-		})
+		msg := fmt.Sprintf("expected %s, got a JSON %s", typ.Type, typ.Value)
+		if typ.Field == "" {
+			return jsonResponse(400, map[string]any{"error": msg, "line": line, "column": col})
+		}
+		return jsonResponse(400, map[string]any{"error": typ.Field + ": " + msg, "field": typ.Field, "line": line, "column": col})
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		line, col := position(body, int64(len(body)))
 		return jsonResponse(400, map[string]any{
 			"error": fmt.Sprintf("line %d, column %d: the JSON ends early (an unclosed object, array or string)", line, col), "line": line, "column": col,
 		})
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return jsonResponse(400, map[string]any{"error": fmt.Sprintf("unknown field %q", name), "field": name})
+	}
+	if u := findUnknownField(body, v); u != nil {
+		line, col := position(body, u.Offset)
+		return jsonResponse(400, map[string]any{"error": u.Error(), "field": u.Field, "line": line, "column": col})
 	}
 	return errorResponse(400, "invalid JSON: %v", err)
 }

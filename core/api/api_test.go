@@ -45,6 +45,9 @@ func TestRoutes(t *testing.T) {
 		{"run syntax", "POST", "/api/run", "", "{\n  \"budget\": 10,,\n}", 400, field("line", 2.0)},
 		{"run type", "POST", "/api/run", "", `{"budget":"ten"}`, 400, field("field", "budget")},
 		{"run unknown field", "POST", "/api/run", "", `{"budjet":10}`, 400, field("field", "budjet")},
+		{"run unknown nested field", "POST", "/api/run", "", "{\"dataset\":{\"id\":\"taleghani-example\"},\n\"policies\":[{\"id\":\"site-greedy\", \"parms\":{}}]}", 400,
+			all(field("field", "policies[0].parms"), errorContains(`unknown field "policies[0].parms"`), field("line", 2.0), field("column", 34.0))},
+		{"run not an object", "POST", "/api/run", "", `[1]`, 400, all(errorContains("expected lab.Spec, got a JSON array"), field("line", 1.0))},
 		{"run two objects", "POST", "/api/run", "", good + good, 400, errorContains("single JSON object")},
 		{"run bad dataset", "POST", "/api/run", "", `{"dataset":{"id":"x"},"policies":[{"id":"random"}]}`, 400, field("field", "dataset.id")},
 		{"run bad param", "POST", "/api/run", "", `{"dataset":{"id":"taleghani-example"},"policies":[{"id":"site-greedy","params":{"sampleSize":0}}]}`, 400, field("field", "policies[0].params")},
@@ -89,6 +92,18 @@ func field(key string, want any) func(map[string]any) string {
 	return func(m map[string]any) string {
 		if m[key] != want {
 			return "want " + key + " = " + jsonOf(want)
+		}
+		return ""
+	}
+}
+
+// all runs each check, and reports the first that fails.
+func all(checks ...func(map[string]any) string) func(map[string]any) string {
+	return func(m map[string]any) string {
+		for _, c := range checks {
+			if msg := c(m); msg != "" {
+				return msg
+			}
 		}
 		return ""
 	}
