@@ -20,7 +20,6 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer/html"
-	"go.yaml.in/yaml/v3"
 )
 
 // Lesson is one parsed lesson file.
@@ -103,8 +102,6 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
-
 // Parse reads the lesson in src, named file (its base name without .md is
 // the lesson's id), and checks it against l's catalog.
 func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
@@ -120,15 +117,9 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 		return nil, fail(1, "expected the front matter to end with a line ---")
 	}
 	var f front
-	dec := yaml.NewDecoder(strings.NewReader(head))
-	dec.KnownFields(true)
-	if err := dec.Decode(&f); err != nil {
-		line := 0
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-			fmt.Sscan(m[1], &line)
-			line++ // the opening ---
-		}
-		return nil, fail(line, "front matter: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	lines, ferr := decodeFront(head, &f)
+	if ferr != nil {
+		return nil, fail(ferr.line, "front matter: %s", ferr.msg)
 	}
 	base := file[strings.LastIndexAny(file, `/\`)+1:]
 	ls := &Lesson{
@@ -141,51 +132,52 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 	// The spec goes through JSON, exactly as the API reads it.
 	js, err := json.Marshal(f.Spec)
 	if err != nil {
-		return nil, fail(0, "spec: %v", err)
+		return nil, fail(lines["spec"], "spec: %v", err)
 	}
 	dj := json.NewDecoder(bytes.NewReader(js))
 	dj.DisallowUnknownFields()
 	if err := dj.Decode(&ls.Spec); err != nil {
-		return nil, fail(0, "spec: %v", err)
+		return nil, fail(lines["spec"], "spec: %v", err)
 	}
 	if _, _, err := l.Resolve(ls.Spec); err != nil {
-		return nil, fail(0, "spec: %v", err)
+		return nil, fail(lines["spec"], "spec: %v", err)
 	}
 	if len(ls.Readouts) == 0 {
 		ls.Readouts = []string{lab.MetricChangeRatio, lab.MetricFreshness, lab.MetricAge}
 	}
 	for _, m := range ls.Readouts {
 		if _, ok := lab.MetricByID(m); !ok {
-			return nil, fail(0, "readouts: unknown metric %q (expected one of %s)", m, lab.MetricIDs())
+			return nil, fail(lines["readouts"], "readouts: unknown metric %q (expected one of %s)", m, lab.MetricIDs())
 		}
 	}
 	for i := range ls.Controls {
 		if err := checkControl(&ls.Controls[i], ls.Spec, l); err != nil {
-			return nil, fail(0, "controls[%d] (%s): %v", i, ls.Controls[i].Field, err)
+			return nil, fail(lines[fmt.Sprintf("controls[%d]", i)], "controls[%d] (%s): %v", i, ls.Controls[i].Field, err)
 		}
 	}
 	if len(ls.Charts) == 0 {
-		return nil, fail(0, "charts: a lesson needs at least one chart")
+		return nil, fail(lines["charts"], "charts: a lesson needs at least one chart")
 	}
 	for i, c := range ls.Charts {
+		at := lines[fmt.Sprintf("charts[%d]", i)]
 		if c.Type != "cycles" && c.Type != "bars" && c.Type != "sweep" && c.Type != "sites" && c.Type != "allocation" && !slices.Contains(estimateCharts, c.Type) {
-			return nil, fail(0, "charts[%d]: type %q (expected cycles, bars, sweep, sites or one of %s)", i, c.Type, strings.Join(estimateCharts, ", "))
+			return nil, fail(at, "charts[%d]: type %q (expected cycles, bars, sweep, sites or one of %s)", i, c.Type, strings.Join(estimateCharts, ", "))
 		}
 		if slices.Contains(estimateCharts, c.Type) && ls.Spec.Kind != lab.KindEstimate {
-			return nil, fail(0, "charts[%d]: a %s chart needs a spec of kind %s", i, c.Type, lab.KindEstimate)
+			return nil, fail(at, "charts[%d]: a %s chart needs a spec of kind %s", i, c.Type, lab.KindEstimate)
 		}
 		if c.Metric == "" && slices.Contains(estimateCharts, c.Type) {
 			ls.Charts[i].Metric, c.Metric = lab.MetricMAD, lab.MetricMAD
 		}
 		if (c.Type == "sweep" || c.Type == "estimate-sweep") && ls.Spec.Sweep == nil {
-			return nil, fail(0, "charts[%d]: a sweep chart needs a sweep in the spec", i)
+			return nil, fail(at, "charts[%d]: a sweep chart needs a sweep in the spec", i)
 		}
 		if _, ok := lab.MetricByID(c.Metric); !ok {
-			return nil, fail(0, "charts[%d]: unknown metric %q (expected one of %s)", i, c.Metric, lab.MetricIDs())
+			return nil, fail(at, "charts[%d]: unknown metric %q (expected one of %s)", i, c.Metric, lab.MetricIDs())
 		}
 		for _, id := range c.Policies {
 			if !slices.ContainsFunc(ls.Spec.Policies, func(p lab.PolicySpec) bool { return p.Key() == id }) {
-				return nil, fail(0, "charts[%d]: policy %q is not in the lesson's spec (an id, or a copy's label)", i, id)
+				return nil, fail(at, "charts[%d]: policy %q is not in the lesson's spec (an id, or a copy's label)", i, id)
 			}
 		}
 	}
