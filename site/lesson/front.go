@@ -10,8 +10,9 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// lineError is a problem in the front matter at a line of the lesson file
-// (0 when the YAML library does not say which).
+// lineError is a problem in a lesson and its line, 0 when unknown: a line
+// of the file for the front matter (decodeFront), of the narrative for a
+// live number (render).
 type lineError struct {
 	line int
 	msg  string

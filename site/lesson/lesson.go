@@ -10,16 +10,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/refresh"
 	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
 )
 
 // Lesson is one parsed lesson file.
@@ -181,9 +182,13 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 			}
 		}
 	}
-	out, err := render(body, ls)
-	if err != nil {
-		return nil, fail(0, "%v", err)
+	out, rerr := render(body, ls)
+	if rerr != nil {
+		line := 0
+		if rerr.line > 0 { // a line of the narrative, which starts after the front matter
+			line = strings.Count(text[:len(text)-len(body)], "\n") + rerr.line
+		}
+		return nil, fail(line, "%s", rerr.msg)
 	}
 	ls.HTML = out
 	return ls, nil
@@ -334,36 +339,42 @@ func hasPolicy(l *lab.Lab, id string) (int, bool) {
 	return i, i >= 0
 }
 
-// live matches a live number in the narrative: {{metric policy}}, such as
-// {{changeRatio site-greedy}} or {{expectedChangeRatio site-greedy}}.
-var live = regexp.MustCompile(`\{\{\s*([A-Za-z]+)\s+([A-Za-z0-9-]+)\s*\}\}`)
-
-// render turns the narrative into HTML and its live numbers into <output>
-// elements the page fills in after each run.
-func render(body string, ls *Lesson) (template.HTML, error) {
+// render turns the narrative into HTML, its live numbers into <output>
+// elements the page fills in after each run. A live number whose metric or
+// policy is unknown is an error, at its line of the narrative (from 1).
+func render(body string, ls *Lesson) (template.HTML, *lineError) {
 	md := goldmark.New(
-		goldmark.WithExtensions(extension.GFM, extension.Footnote, extension.Typographer),
+		goldmark.WithExtensions(extension.GFM, extension.Footnote, extension.Typographer, liveNumbers{}),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 		// Lessons are part of the site's source, written by instructors,
 		// so they may use HTML (a <details>, a note).
 		goldmark.WithRendererOptions(html.WithUnsafe()),
 	)
-	var buf bytes.Buffer
-	if err := md.Convert([]byte(body), &buf); err != nil {
-		return "", err
-	}
-	var bad error
-	out := live.ReplaceAllStringFunc(buf.String(), func(m string) string {
-		sub := live.FindStringSubmatch(m)
-		metric, id := sub[1], sub[2]
-		if _, ok := lab.MetricByID(metric); !ok && metric != "expectedChangeRatio" && !slices.Contains(estimateLive, metric) {
-			bad = fmt.Errorf("narrative: %s: unknown metric %q", m, metric)
+	src := []byte(body)
+	doc := md.Parser().Parse(text.NewReader(src))
+	var bad *lineError
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		l, ok := n.(*liveNumber)
+		if !entering || !ok {
+			return ast.WalkContinue, nil
 		}
-		if !slices.ContainsFunc(ls.Spec.Policies, func(p lab.PolicySpec) bool { return p.Key() == id }) {
-			bad = fmt.Errorf("narrative: %s: policy %q is not in the lesson's spec", m, id)
+		line := 1 + bytes.Count(src[:l.Offset], []byte("\n"))
+		if _, ok := lab.MetricByID(l.Metric); !ok && l.Metric != "expectedChangeRatio" && !slices.Contains(estimateLive, l.Metric) {
+			bad = &lineError{line: line, msg: fmt.Sprintf("narrative: %s: unknown metric %q", l.Source, l.Metric)}
+		} else if !slices.ContainsFunc(ls.Spec.Policies, func(p lab.PolicySpec) bool { return p.Key() == l.Policy }) {
+			bad = &lineError{line: line, msg: fmt.Sprintf("narrative: %s: policy %q is not in the lesson's spec", l.Source, l.Policy)}
 		}
-		return fmt.Sprintf(`<output class="live" data-metric="%s" data-policy="%s">…</output>`,
-			template.HTMLEscapeString(metric), template.HTMLEscapeString(id))
+		if bad != nil {
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
 	})
-	return template.HTML(out), bad
+	if bad != nil {
+		return "", bad
+	}
+	var buf bytes.Buffer
+	if err := md.Renderer().Render(&buf, src, doc); err != nil {
+		return "", &lineError{msg: err.Error()}
+	}
+	return template.HTML(buf.String()), nil
 }

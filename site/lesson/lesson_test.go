@@ -167,6 +167,64 @@ func TestFrontMatterLines(t *testing.T) {
 	}
 }
 
+// withNarrative is the good lesson with md for its narrative.
+func withNarrative(md string) string {
+	head, _, _ := strings.Cut(good[len("---\n"):], "\n---\n")
+	return "---\n" + head + "\n---\n" + md + "\n"
+}
+
+// TestLiveNumbers checks where {{metric policy}} becomes a live number:
+// in running text (emphasis and links included), not inside code spans,
+// code blocks or raw HTML blocks, and not in a near miss; and that a bad
+// one fails at its line of the file.
+func TestLiveNumbers(t *testing.T) {
+	l := lab.New()
+	out := func(metric, policy string) string {
+		return `<output class="live" data-metric="` + metric + `" data-policy="` + policy + `">…</output>`
+	}
+	for _, tc := range []struct {
+		name, md, want string
+	}{
+		{"text", "Greedy finds {{changeRatio site-greedy}}.", "<p>Greedy finds " + out("changeRatio", "site-greedy") + ".</p>"},
+		{"spaces inside", "{{ freshness  random }}", "<p>" + out("freshness", "random") + "</p>"},
+		{"emphasis", "*{{age random}}*", "<p><em>" + out("age", "random") + "</em></p>"},
+		{"link text", "[{{changeRatio random}}](#x)", `<p><a href="#x">` + out("changeRatio", "random") + "</a></p>"},
+		{"code span", "Write `{{changeRatio site-greedy}}` for a live number.", "<p>Write <code>{{changeRatio site-greedy}}</code> for a live number.</p>"},
+		{"code block", "```\n{{changeRatio site-greedy}}\n```", "<pre><code>{{changeRatio site-greedy}}\n</code></pre>"},
+		{"indented code", "    {{changeRatio site-greedy}}", "<pre><code>{{changeRatio site-greedy}}\n</code></pre>"},
+		{"html block", "<div>{{changeRatio site-greedy}}</div>", "<div>{{changeRatio site-greedy}}</div>"},
+		{"one word", "{{changeRatio}} and {single}", "<p>{{changeRatio}} and {single}</p>"},
+		{"escaped", `\{{changeRatio site-greedy}}`, "<p>{{changeRatio site-greedy}}</p>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ls, err := Parse("a.md", []byte(withNarrative(tc.md)), l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.TrimSpace(string(ls.HTML)); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+	bodyLine := strings.Count(withNarrative(""), "\n") // the narrative's first line
+	for _, tc := range []struct {
+		name, md string
+		line     int
+		want     string
+	}{
+		{"unknown metric", "One.\n\nTwo {{speed site-greedy}}.", bodyLine + 2, `narrative: {{speed site-greedy}}: unknown metric "speed"`},
+		{"policy not in the spec", "{{changeRatio oracle}}", bodyLine, `narrative: {{changeRatio oracle}}: policy "oracle" is not in the lesson's spec`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("a.md", []byte(withNarrative(tc.md)), l)
+			var le *Error
+			if !errors.As(err, &le) || le.Line != tc.line || le.Msg != tc.want {
+				t.Errorf("error %v, want line %d: %s", err, tc.line, tc.want)
+			}
+		})
+	}
+}
+
 // TestBundledLessons parses every lesson the site ships.
 func TestBundledLessons(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("..", "..", "lessons", "*.md"))
