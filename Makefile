@@ -1,8 +1,8 @@
 # Refresh Lab. Two commands on a fresh machine:
 #   make serve   builds everything and serves the lab on http://localhost:9900
 #   make test    runs every test: Go natively, the core under WebAssembly in
-#                Node, and the browser tests in headless Chromium (installed
-#                with apt-get when missing)
+#                Node, the browser tests in headless Chromium (installed
+#                with apt-get when missing), and staticcheck
 # Also: make bench (figures beside DESIGN.md's budgets), make worker (the
 # Cloudflare Worker build), make clean.
 
@@ -20,7 +20,7 @@ SITE_SOURCES := $(shell find site/static site/templates lessons -type f)
 # The core's packages, tested natively and under WebAssembly.
 CORE := ./core/...
 
-.PHONY: all site wasm serve test test-go test-wasm test-browser bench worker clean tools
+.PHONY: all site wasm serve test test-go staticcheck test-wasm test-browser bench worker clean tools
 
 all: site wasm worker
 
@@ -45,11 +45,19 @@ wasm/worker/build/app.wasm: $(GO_SOURCES)
 	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o wasm/worker/build
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm/worker
 
-test: tools site wasm worker test-go test-wasm test-browser
+test: tools site wasm worker test-go test-wasm test-browser staticcheck
 
 test-go:
 	$(GO) vet ./...
 	$(GO) test ./...
+
+# staticcheck, at the version the tool line of go.mod pins: over every
+# package natively, then over the packages that only the js/wasm build has
+# (the browser module and the Worker), with the same native binary
+# (go tool -n builds it and prints its path).
+staticcheck:
+	$(GO) tool staticcheck ./...
+	GOOS=js GOARCH=wasm $$($(GO) tool -n staticcheck) ./wasm/...
 
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASMEXEC)" $(CORE)

@@ -15,13 +15,13 @@
 //	POST /api/run       body: an experiment spec -> its result
 //	POST /api/fields    body: {"spec", "fields": [path...]} -> {"fields": [lab.Field...]}
 //	POST /api/chart     body: {"id", "result" or "spec", "chart": options} -> SVG
-//	POST /api/selftest/panic   panics on purpose: a 500, and the next request works
 //
 // Errors are JSON objects with an "error" message and, where known, where
 // the problem is: "field" for specs, "line" and "column" for files.
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -69,6 +69,7 @@ const MaxBody = 256 << 20
 type Router struct {
 	lab     *lab.Lab
 	results results
+	extra   []route // added by Handle
 }
 
 // New returns a router over l.
@@ -90,15 +91,13 @@ var routes = []route{
 	{"POST", "/api/run", (*Router).run},
 	{"POST", "/api/fields", (*Router).fields},
 	{"POST", "/api/chart", (*Router).chart},
-	{"POST", "/api/selftest/panic", (*Router).panicOnPurpose},
 }
 
-// panicOnPurpose lets tests (and doubters) check that a panic inside a
-// handler costs one 500 and nothing else.
-func (rt *Router) panicOnPurpose(Request) Response {
-	var m map[string]int
-	m["boom"]++ // a nil map write: a runtime panic, as a real bug would be
-	return Response{}
+// Handle adds a route to rt, answered by serve, after the API's own; call
+// it before serving. Tests use it to add a handler that panics, to check
+// that a panic costs one 500 and nothing else.
+func (rt *Router) Handle(method, path string, serve func(Request) Response) {
+	rt.extra = append(rt.extra, route{method, path, func(_ *Router, req Request) Response { return serve(req) }})
 }
 
 // Serve answers req. It never panics: a panic inside a handler becomes a
@@ -117,7 +116,7 @@ func (rt *Router) Serve(req Request) (resp Response) {
 		return errorResponse(413, "request body of %d bytes exceeds the limit of %d", len(req.Body), MaxBody)
 	}
 	var allowed []string
-	for _, r := range routes {
+	for _, r := range slices.Concat(routes, rt.extra) {
 		if r.path != path {
 			continue
 		}
@@ -265,13 +264,13 @@ func (r *results) find(match func(cachedResult) bool) (cachedResult, bool) {
 // decode reads body strictly into v: unknown fields are errors, so a typo
 // in a spec is reported rather than silently ignored.
 func decode(body []byte, v any) (Response, bool) {
-	if len(strings.TrimSpace(string(body))) == 0 {
+	if len(bytes.TrimSpace(body)) == 0 {
 		return errorResponse(400, "empty body: expected a JSON object"), false
 	}
-	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return jsonError(body, err), false
+		return jsonError(body, v, err), false
 	}
 	if dec.More() {
 		return errorResponse(400, "expected a single JSON object, found more after it"), false
@@ -279,8 +278,10 @@ func decode(body []byte, v any) (Response, bool) {
 	return Response{}, true
 }
 
-// jsonError turns a decoding error into a 400 that says where.
-func jsonError(body []byte, err error) Response {
+// jsonError turns an error decoding body into v into a 400 that says
+// where. encoding/json has no error type for an unknown field, so an error
+// of none of its types is explained by finding the unknown field.
+func jsonError(body []byte, v any, err error) Response {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
@@ -291,18 +292,20 @@ func jsonError(body []byte, err error) Response {
 		})
 	case errors.As(err, &typ):
 		line, col := position(body, typ.Offset)
-		return jsonResponse(400, map[string]any{
-			"error": fmt.Sprintf("%s: expected %s, got a JSON %s", typ.Field, typ.Type, typ.Value),
-			"field": typ.Field, "line": line, "column": col,
-		})
+		msg := fmt.Sprintf("expected %s, got a JSON %s", typ.Type, typ.Value)
+		if typ.Field == "" {
+			return jsonResponse(400, map[string]any{"error": msg, "line": line, "column": col})
+		}
+		return jsonResponse(400, map[string]any{"error": typ.Field + ": " + msg, "field": typ.Field, "line": line, "column": col})
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		line, col := position(body, int64(len(body)))
 		return jsonResponse(400, map[string]any{
 			"error": fmt.Sprintf("line %d, column %d: the JSON ends early (an unclosed object, array or string)", line, col), "line": line, "column": col,
 		})
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return jsonResponse(400, map[string]any{"error": fmt.Sprintf("unknown field %q", name), "field": name})
+	}
+	if u := findUnknownField(body, v); u != nil {
+		line, col := position(body, u.Offset)
+		return jsonResponse(400, map[string]any{"error": u.Error(), "field": u.Field, "line": line, "column": col})
 	}
 	return errorResponse(400, "invalid JSON: %v", err)
 }

@@ -29,6 +29,7 @@ func serve(rt *Router, method, path, query, body string) (Response, map[string]a
 // answer says where the problem is.
 func TestRoutes(t *testing.T) {
 	rt := New(lab.New())
+	rt.Handle("POST", "/api/test/panic", panicking)
 	good := `{"dataset":{"id":"taleghani-example"},"repeats":3,"policies":[{"id":"site-greedy"},{"id":"oracle"}]}`
 	tests := []struct {
 		name, method, path, query, body string
@@ -45,6 +46,9 @@ func TestRoutes(t *testing.T) {
 		{"run syntax", "POST", "/api/run", "", "{\n  \"budget\": 10,,\n}", 400, field("line", 2.0)},
 		{"run type", "POST", "/api/run", "", `{"budget":"ten"}`, 400, field("field", "budget")},
 		{"run unknown field", "POST", "/api/run", "", `{"budjet":10}`, 400, field("field", "budjet")},
+		{"run unknown nested field", "POST", "/api/run", "", "{\"dataset\":{\"id\":\"taleghani-example\"},\n\"policies\":[{\"id\":\"site-greedy\", \"parms\":{}}]}", 400,
+			all(field("field", "policies[0].parms"), errorContains(`unknown field "policies[0].parms"`), field("line", 2.0), field("column", 34.0))},
+		{"run not an object", "POST", "/api/run", "", `[1]`, 400, all(errorContains("expected lab.Spec, got a JSON array"), field("line", 1.0))},
 		{"run two objects", "POST", "/api/run", "", good + good, 400, errorContains("single JSON object")},
 		{"run bad dataset", "POST", "/api/run", "", `{"dataset":{"id":"x"},"policies":[{"id":"random"}]}`, 400, field("field", "dataset.id")},
 		{"run bad param", "POST", "/api/run", "", `{"dataset":{"id":"taleghani-example"},"policies":[{"id":"site-greedy","params":{"sampleSize":0}}]}`, 400, field("field", "policies[0].params")},
@@ -58,8 +62,9 @@ func TestRoutes(t *testing.T) {
 		{"upload good", "POST", "/api/datasets", "name=t.csv&cycle=1d", "page,time,changed\nhttp://a.example/,2024-01-01,0\nhttp://a.example/,2024-01-02,1\n", 201, has("summary")},
 		{"wrong method", "DELETE", "/api/run", "", "", 405, errorContains("expected POST")},
 		{"no route", "GET", "/api/nothing", "", "", 404, errorContains("no such endpoint")},
-		{"panic", "POST", "/api/selftest/panic", "", "", 500, errorContains("internal error")},
+		{"panic", "POST", "/api/test/panic", "", "", 500, errorContains("internal error: runtime error: index out of range")},
 		{"after panic", "GET", "/api/health", "", "", 200, has("ok")},
+		{"added route's method", "GET", "/api/test/panic", "", "", 405, errorContains("expected POST")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,6 +81,22 @@ func TestRoutes(t *testing.T) {
 	}
 }
 
+// panicking is a handler with a bug, an index out of range: a runtime
+// panic.
+func panicking(req Request) Response {
+	return Response{Status: int(req.Body[len(req.Body)])}
+}
+
+// TestNoPanicRoute checks that the API serves no route that panics on
+// purpose: only tests add one.
+func TestNoPanicRoute(t *testing.T) {
+	for _, path := range []string{"/api/selftest/panic", "/api/test/panic"} {
+		if resp, _ := serve(New(lab.New()), "POST", path, "", ""); resp.Status != 404 {
+			t.Errorf("POST %s: %d %s, want 404", path, resp.Status, resp.Body)
+		}
+	}
+}
+
 func has(key string) func(map[string]any) string {
 	return func(m map[string]any) string {
 		if _, ok := m[key]; !ok {
@@ -89,6 +110,18 @@ func field(key string, want any) func(map[string]any) string {
 	return func(m map[string]any) string {
 		if m[key] != want {
 			return "want " + key + " = " + jsonOf(want)
+		}
+		return ""
+	}
+}
+
+// all runs each check, and reports the first that fails.
+func all(checks ...func(map[string]any) string) func(map[string]any) string {
+	return func(m map[string]any) string {
+		for _, c := range checks {
+			if msg := c(m); msg != "" {
+				return msg
+			}
 		}
 		return ""
 	}

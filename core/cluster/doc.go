@@ -8,8 +8,8 @@
 //
 //   - §3.1 static features (RawStatic, URLParts, and the ten word-cluster
 //     distance dimensions of the page texts and of the URLs, from tf·idf
-//     vectors: core/textvec) and §3.2 dynamic features (Dynamic), grouped
-//     into §5.2's six feature sets (FeatureSets);
+//     vectors: core/textvec) and §3.2 dynamic features (DynamicNames),
+//     grouped into §5.2's six feature sets (FeatureSets);
 //   - §3.3 repeated-bisection clustering (Bisect, Tree) under the criterion
 //     τ of eq. 2–3, and the choice of k by v-fold cross-validation
 //     (CrossValidate, Elbow);

@@ -39,8 +39,8 @@ var StaticNames = []string{
 	"pagerank", "inlinks", "outlinks", "emails",
 }
 
-// DynamicNames are the dynamic features of §3.2, in the order of
-// Dynamic's output.
+// DynamicNames are the dynamic features of §3.2, in the order they are
+// computed in.
 var DynamicNames = []string{
 	"content", "images", "tables", "size", "words",
 	"pagerank", "inlinks", "outlinks", "emails",
@@ -355,10 +355,21 @@ func wordMatrices(repo *dataset.Repository, m memo) (url, content *textvec.Matri
 	return v.url, v.content
 }
 
-// Dynamic computes the nine dynamic features of §3.2 for a page from the
-// attributes of the crawler's two latest copies (prev, cur: the values of
-// attrs, as dataset.Content.Attributes names them) and the cosine
-// similarity of their texts, into out (len(DynamicNames)):
+// attrIndex returns, for each dynamic feature after the first, the index
+// of its attribute in attrs, or −1.
+func attrIndex(attrs []string) []int {
+	idx := make([]int, len(DynamicNames)-1)
+	for j, name := range DynamicNames[1:] {
+		idx[j] = slices.Index(attrs, name)
+	}
+	return idx
+}
+
+// dynamicAt computes the nine dynamic features of §3.2 for a page from the
+// attributes of the crawler's two latest copies (prev, cur: values of the
+// attributes dataset.Content.Attributes names, idx giving each feature's
+// attribute as attrIndex finds it) and the cosine similarity of their
+// texts, into out (len(DynamicNames)):
 //
 //   - change in content: 1 − cosine similarity;
 //   - change in images, tables, size, words, in-links, out-links and
@@ -375,21 +386,6 @@ func wordMatrices(repo *dataset.Repository, m memo) (url, content *textvec.Matri
 // very different sizes. (It needs only a division, so computing it for
 // every changed page a crawler downloads stays cheap.) An attribute the
 // content model lacks gives 0.
-func Dynamic(attrs []string, prev, cur []float64, sim float64, n int, out []float64) {
-	dynamicAt(attrIndex(attrs), prev, cur, sim, n, out)
-}
-
-// attrIndex returns, for each dynamic feature after the first, the index
-// of its attribute in attrs, or −1.
-func attrIndex(attrs []string) []int {
-	idx := make([]int, len(DynamicNames)-1)
-	for j, name := range DynamicNames[1:] {
-		idx[j] = slices.Index(attrs, name)
-	}
-	return idx
-}
-
-// dynamicAt is Dynamic with the attributes' indexes found.
 func dynamicAt(idx []int, prev, cur []float64, sim float64, n int, out []float64) {
 	out[0] = 1 - sim
 	for j, a := range idx {

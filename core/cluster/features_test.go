@@ -116,7 +116,7 @@ func TestDynamicByHand(t *testing.T) {
 	prev := []float64{400, 2500, 9, 2, 1, 5, 3, 1e-5}
 	cur := []float64{500, 2500, 4, 2, 3, 5, 0, 2e-5}
 	out := make([]float64, len(DynamicNames))
-	Dynamic(attrs, prev, cur, 0.8, 100000, out)
+	dynamicAt(attrIndex(attrs), prev, cur, 0.8, 100000, out)
 	want := map[string]float64{
 		"content": 0.2, "images": 5.0 / 10, "tables": 0, "size": 0, "words": 100.0 / 401,
 		"pagerank": 1e-5 / (1e-5 + 1e-5), "inlinks": 3.0 / 4, "outlinks": 0, "emails": 2.0 / 2,
@@ -127,7 +127,7 @@ func TestDynamicByHand(t *testing.T) {
 		}
 	}
 	// A content model without some attributes gives 0 for them.
-	Dynamic([]string{"words"}, []float64{10}, []float64{12}, 1, 10, out)
+	dynamicAt(attrIndex([]string{"words"}), []float64{10}, []float64{12}, 1, 10, out)
 	if out[0] != 0 || math.Abs(out[4]-2.0/11) > 1e-15 || out[1] != 0 || out[5] != 0 {
 		t.Errorf("partial attributes: %v", out)
 	}

@@ -39,7 +39,6 @@ type reclusterer struct {
 	keep    []int
 	start   []int32
 	order   []int32
-	at      []int32 // combined: per micro-cluster and side, its point, or −1
 }
 
 // reclusterNow clusters the pages on the feature set with the dynamic

@@ -22,14 +22,6 @@ func ExampleWilsonInterval() {
 	// endless site: 0.108 to 0.603
 }
 
-// The storage of §3.3.2 for the thesis' sample: 100 sample pages of 1,140
-// with 5 versions each, or only the newest copy and the change dates.
-func ExampleStorage() {
-	full, dates := sampling.Storage(5, 100, 1140)
-	fmt.Printf("V·P/T = %.1f%%, 2P/T = %.1f%%\n", 100*full, 100*dates)
-	// Output: V·P/T = 43.9%, 2P/T = 17.5%
-}
-
 // The frequency-greedy hybrid on the nine Jordanian sites of Table 4.1:
 // its estimate of each site's daily change rate, averaged over the three
 // weeks, beside the table's.

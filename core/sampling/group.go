@@ -150,16 +150,6 @@ func (g *Grouped) Reuse(env refresh.Env) {
 	}
 }
 
-// groupOf returns the group of site w in the current deal (for tests).
-func (g *Grouped) groupOf(w int) int {
-	for i, v := range g.deal {
-		if v == w {
-			return i % g.groups
-		}
-	}
-	return -1
-}
-
 // SiteEstimates implements refresh.SiteEstimator: the inner policy's
 // estimates for the sites of the groups refreshed in the last cycle, -1
 // for the others. The slice is shared.

@@ -70,15 +70,6 @@ func DefaultSamplePages(pages, budget int) int {
 	return max(1, min(int(math.Round(0.1*float64(pages))), budget/2))
 }
 
-// Storage returns the storage figures of Al-Qaaideh §3.3.2 as fractions of
-// the repository: keeping V versions of each of P sample pages out of T
-// takes V·P/T (§3.3.2.2), keeping only the newest copy and the dates of
-// changes takes 2P/T (§3.3.2.3).
-func Storage(versions, samplePages, pages int) (full, dates float64) {
-	t := float64(pages)
-	return float64(versions) * float64(samplePages) / t, 2 * float64(samplePages) / t
-}
-
 // Hybrid is Al-Qaaideh's frequency-greedy policy (chapter 3), and with one
 // version of history the "greedy policy" of §4.3 that it is compared with
 // in Table 4.2 (Appendix A.1 and A.2 are the same allocation code reading

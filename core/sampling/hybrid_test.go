@@ -170,9 +170,6 @@ func TestPageRate(t *testing.T) {
 			}
 		}
 	}
-	if full, dates := Storage(3, 4, 4); full != 3 || dates != 2 {
-		t.Errorf("Storage(3, 4, 4) = %v, %v; want 3 (V·P/T) and 2 (2P/T)", full, dates)
-	}
 }
 
 // TestJoinerHistory checks which downloads make a version: site 0's pages

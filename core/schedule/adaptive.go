@@ -191,26 +191,6 @@ func (r StormCrawler) Next(s *PageState, now float64, changed bool) float64 {
 	return now + s.Interval
 }
 
-// SettlingPoint returns the share p of visits that find a change at which
-// a multiplicative rule (interval ×(1+inc) when unchanged, ×(1−dec) when
-// changed) holds its interval steady: p·ln(1−dec) + (1−p)·ln(1+inc) = 0,
-// so p = ln(1+inc)/(ln(1+inc) − ln(1−dec)). Nutch's 0.4/0.2 gives 0.601,
-// Heritrix's ×1.5/÷1.5 gives 0.5 (dec = 1/3) and StormCrawler's 0.5/0.5
-// gives 0.369 (ignoring its pull towards the minimum).
-//
-// Why it holds, checked (TestSettlingPoint): the log interval moves by
-// ln(1+inc) or ln(1−dec) at each visit and stays bounded, so over n visits
-// the moves sum to O(1) and the share of changed visits tends to p, exactly
-// as long as the clamps are not reached. SyncDelta (Nutch) adds moves of its
-// own, so the default Nutch rule settles elsewhere. With p = 1 − e^{−λI},
-// the typical interval is I ≈ −ln(1−p)/λ: the rule visits a page at a rate
-// proportional to its change rate, Cho & Garcia-Molina's proportional
-// policy.
-func SettlingPoint(inc, dec float64) float64 {
-	up := math.Log1p(inc)
-	return up / (up - math.Log1p(-dec))
-}
-
 // Adaptive plays a Rule as a Syncer, keeping each page's state. It is not
 // safe for concurrent use: give each simulation its own.
 type Adaptive struct {

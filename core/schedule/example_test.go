@@ -74,15 +74,6 @@ func ExampleNutch() {
 	// schedule.ChoFreshness   at the same budget: freshness 0.63
 }
 
-// The share of visits that find a change where a multiplicative re-visit
-// rule settles.
-func ExampleSettlingPoint() {
-	fmt.Printf("Nutch %.3f, Heritrix %.3f, StormCrawler %.3f\n",
-		schedule.SettlingPoint(0.4, 0.2), schedule.SettlingPoint(0.5, 1-1/1.5), schedule.SettlingPoint(0.5, 0.5))
-	// Output:
-	// Nutch 0.601, Heritrix 0.500, StormCrawler 0.369
-}
-
 // A Plan is also a Syncer: the times it syncs each page, which a batch
 // simulator can bin into cycles to turn a schedule into each cycle's
 // downloads.

@@ -15,8 +15,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -67,7 +67,11 @@ func build(out, lessonDir, static, tmplDir string) error {
 	if err := copyTree(static, out); err != nil {
 		return err
 	}
-	if err := copyFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), filepath.Join(out, "js", "wasm_exec.js")); err != nil {
+	goroot, err := goRoot()
+	if err != nil {
+		return err
+	}
+	if err := copyFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"), filepath.Join(out, "js", "wasm_exec.js")); err != nil {
 		return err
 	}
 	write := func(path, name string, p page) error {
@@ -101,6 +105,25 @@ func build(out, lessonDir, static, tmplDir string) error {
 		}
 	}
 	return exportExamples(filepath.Join(out, "examples"), l)
+}
+
+// goRoot returns the root of the Go toolchain whose wasm_exec.js goes with
+// the browser module: $GOROOT if it is set, else what the go command on
+// PATH reports (the toolchain that builds lab.wasm, not necessarily the
+// one this program was built with).
+func goRoot() (string, error) {
+	if r := os.Getenv("GOROOT"); r != "" {
+		return r, nil
+	}
+	b, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return "", fmt.Errorf("finding the Go root for wasm_exec.js: go env GOROOT: %w", err)
+	}
+	r := strings.TrimSpace(string(b))
+	if r == "" {
+		return "", fmt.Errorf("finding the Go root for wasm_exec.js: go env GOROOT printed nothing")
+	}
+	return r, nil
 }
 
 // readLessons parses every lessons/*.md, in their declared order.

@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -19,10 +18,11 @@ import (
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer/html"
-	"go.yaml.in/yaml/v3"
+	"github.com/yuin/goldmark/text"
 )
 
 // Lesson is one parsed lesson file.
@@ -108,8 +108,6 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
-
 // Parse reads the lesson in src, named file (its base name without .md is
 // the lesson's id), and checks it against l's catalog.
 func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
@@ -125,15 +123,9 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 		return nil, fail(1, "expected the front matter to end with a line ---")
 	}
 	var f front
-	dec := yaml.NewDecoder(strings.NewReader(head))
-	dec.KnownFields(true)
-	if err := dec.Decode(&f); err != nil {
-		line := 0
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-			fmt.Sscan(m[1], &line)
-			line++ // the opening ---
-		}
-		return nil, fail(line, "front matter: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	lines, ferr := decodeFront(head, &f)
+	if ferr != nil {
+		return nil, fail(ferr.line, "front matter: %s", ferr.msg)
 	}
 	base := file[strings.LastIndexAny(file, `/\`)+1:]
 	ls := &Lesson{
@@ -146,15 +138,15 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 	// The spec goes through JSON, exactly as the API reads it.
 	js, err := json.Marshal(f.Spec)
 	if err != nil {
-		return nil, fail(0, "spec: %v", err)
+		return nil, fail(lines["spec"], "spec: %v", err)
 	}
 	dj := json.NewDecoder(bytes.NewReader(js))
 	dj.DisallowUnknownFields()
 	if err := dj.Decode(&ls.Spec); err != nil {
-		return nil, fail(0, "spec: %v", err)
+		return nil, fail(lines["spec"], "spec: %v", err)
 	}
 	if _, _, err := l.Resolve(ls.Spec); err != nil {
-		return nil, fail(0, "spec: %v", err)
+		return nil, fail(lines["spec"], "spec: %v", err)
 	}
 	kind := cmp.Or(ls.Spec.Kind, lab.KindRefresh)
 	if len(ls.Readouts) == 0 {
@@ -162,25 +154,29 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 	}
 	for _, id := range ls.Readouts {
 		if m, ok := lab.MetricByID(id); !ok || !m.AppliesTo(kind) {
-			return nil, fail(0, "readouts: unknown metric %q (expected one of %s)", id, lab.MetricIDs(kind))
+			return nil, fail(lines["readouts"], "readouts: unknown metric %q (expected one of %s)", id, lab.MetricIDs(kind))
 		}
 	}
 	for i := range ls.Controls {
 		if err := checkControl(&ls.Controls[i], ls.Spec, l); err != nil {
-			return nil, fail(0, "controls[%d] (%s): %v", i, ls.Controls[i].Field, err)
+			return nil, fail(lines[fmt.Sprintf("controls[%d]", i)], "controls[%d] (%s): %v", i, ls.Controls[i].Field, err)
 		}
 	}
 	if len(ls.Charts) == 0 {
-		return nil, fail(0, "charts: a lesson needs at least one chart")
+		return nil, fail(lines["charts"], "charts: a lesson needs at least one chart")
 	}
 	for i := range ls.Charts {
 		if err := checkChart(&ls.Charts[i], ls.Spec); err != nil {
-			return nil, fail(0, "charts[%d]: %v", i, err)
+			return nil, fail(lines[fmt.Sprintf("charts[%d]", i)], "charts[%d]: %v", i, err)
 		}
 	}
-	out, err := render(body, ls)
-	if err != nil {
-		return nil, fail(0, "%v", err)
+	out, rerr := render(body, ls)
+	if rerr != nil {
+		line := 0
+		if rerr.line > 0 { // a line of the narrative, which starts after the front matter
+			line = strings.Count(text[:len(text)-len(body)], "\n") + rerr.line
+		}
+		return nil, fail(line, "%s", rerr.msg)
 	}
 	ls.HTML = out
 	return ls, nil
@@ -277,38 +273,44 @@ func checkChart(c *Chart, spec lab.Spec) error {
 	return nil
 }
 
-// live matches a live number in the narrative: {{metric policy}}, such as
-// {{changeRatio site-greedy}} or {{expectedChangeRatio site-greedy}}.
-var live = regexp.MustCompile(`\{\{\s*([A-Za-z]+)\s+([A-Za-z0-9-]+)\s*\}\}`)
-
-// render turns the narrative into HTML and its live numbers into <output>
-// elements the page fills in after each run.
-func render(body string, ls *Lesson) (template.HTML, error) {
+// render turns the narrative into HTML, its live numbers into <output>
+// elements the page fills in after each run. A live number whose metric or
+// policy is unknown is an error, at its line of the narrative (from 1).
+func render(body string, ls *Lesson) (template.HTML, *lineError) {
 	md := goldmark.New(
-		goldmark.WithExtensions(extension.GFM, extension.Footnote, extension.Typographer),
+		goldmark.WithExtensions(extension.GFM, extension.Footnote, extension.Typographer, liveNumbers{}),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 		// Lessons are part of the site's source, written by instructors,
 		// so they may use HTML (a <details>, a note).
 		goldmark.WithRendererOptions(html.WithUnsafe()),
 	)
-	var buf bytes.Buffer
-	if err := md.Convert([]byte(body), &buf); err != nil {
-		return "", err
-	}
-	var bad error
-	out := live.ReplaceAllStringFunc(buf.String(), func(m string) string {
-		sub := live.FindStringSubmatch(m)
-		metric, id := sub[1], sub[2]
-		if _, ok := lab.MetricByID(metric); !ok {
-			if _, ok := lab.FactByID(metric); !ok {
-				bad = fmt.Errorf("narrative: %s: unknown metric %q (expected a metric, %s, or a fact, %s)", m, metric, lab.MetricIDs(""), lab.FactIDs(""))
-			}
+	src := []byte(body)
+	doc := md.Parser().Parse(text.NewReader(src))
+	var bad *lineError
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		l, ok := n.(*liveNumber)
+		if !entering || !ok {
+			return ast.WalkContinue, nil
 		}
-		if !slices.ContainsFunc(ls.Spec.Policies, func(p lab.PolicySpec) bool { return p.Key() == id }) {
-			bad = fmt.Errorf("narrative: %s: policy %q is not in the lesson's spec", m, id)
+		line := 1 + bytes.Count(src[:l.Offset], []byte("\n"))
+		_, metric := lab.MetricByID(l.Metric)
+		_, fact := lab.FactByID(l.Metric)
+		if !metric && !fact {
+			bad = &lineError{line: line, msg: fmt.Sprintf("narrative: %s: unknown metric %q (expected a metric, %s, or a fact, %s)", l.Source, l.Metric, lab.MetricIDs(""), lab.FactIDs(""))}
+		} else if !slices.ContainsFunc(ls.Spec.Policies, func(p lab.PolicySpec) bool { return p.Key() == l.Policy }) {
+			bad = &lineError{line: line, msg: fmt.Sprintf("narrative: %s: policy %q is not in the lesson's spec", l.Source, l.Policy)}
 		}
-		return fmt.Sprintf(`<output class="live" data-metric="%s" data-policy="%s">…</output>`,
-			template.HTMLEscapeString(metric), template.HTMLEscapeString(id))
+		if bad != nil {
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
 	})
-	return template.HTML(out), bad
+	if bad != nil {
+		return "", bad
+	}
+	var buf bytes.Buffer
+	if err := md.Renderer().Render(&buf, src, doc); err != nil {
+		return "", &lineError{msg: err.Error()}
+	}
+	return template.HTML(buf.String()), nil
 }

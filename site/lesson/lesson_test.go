@@ -1,6 +1,7 @@
 package lesson
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,7 +102,7 @@ func TestParseErrors(t *testing.T) {
 		{"no front matter", "# Title\n", "a.md:1: expected a YAML front matter"},
 		{"unclosed front matter", "---\ntitle: x\n", "a.md:1: expected the front matter to end"},
 		{"bad yaml", "---\ntitle: [x\n---\n", "a.md:"},
-		{"unknown key", "---\ntitle: x\ncolour: red\n---\n", "field colour not found"},
+		{"unknown key", "---\ntitle: x\ncolour: red\n---\n", "a.md:3: front matter: unknown field colour"},
 		{"no title", strings.Replace(good, "title: A lesson", "title: ''", 1), "title is missing"},
 		{"unknown dataset", strings.Replace(good, "taleghani-example", "nope", 1), `spec: dataset.id: unknown dataset "nope"`},
 		{"unknown policy", strings.Replace(good, "- id: random", "- id: psychic", 1), `unknown policy "psychic"`},
@@ -125,6 +126,100 @@ func TestParseErrors(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "lessons/a.md") {
 				t.Errorf("error %q, want it to start with the file and contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestFrontMatterLines checks the line each mistake in a front matter is
+// reported at: lines of the lesson file, whose line 1 is the opening ---.
+// A YAML syntax error has no line of its own (yaml.v3 gives its position
+// only in the text of its message, which is kept).
+func TestFrontMatterLines(t *testing.T) {
+	l := lab.New()
+	for _, tc := range []struct {
+		name, src string
+		line      int
+		want      string
+	}{
+		{"unknown field", "---\ntitle: x\ncolour: red\n---\n", 3, "unknown field colour (expected one of title, summary"},
+		{"given twice", "---\ntitle: x\nsummary: y\ntitle: z\n---\n", 4, "title is given twice (first at line 2)"},
+		{"wrong type", "---\ntitle: x\norder: three\n---\n", 3, `order: expected a number, got "three"`},
+		{"nested unknown field", "---\ntitle: x\ncontrols:\n  - field: budget\n    label: Budget\n  - field: cycles\n    lable: Cycles\n---\n", 7, "unknown field controls[1].lable"},
+		{"nested wrong type", "---\ntitle: x\ncharts:\n  - type: bars\n    refs:\n      - {y: 1, label: a}\n      - {y: high, label: b}\n---\n", 7, `charts[0].refs[1].y: expected a number, got "high"`},
+		{"not a list", "---\ntitle: x\n\npapers: one\n---\n", 4, `papers: expected a list, got "one"`},
+		{"not fields", "---\n- a\n- b\n---\n", 2, "expected fields"},
+		{"spec", strings.Replace(good, "budget: 100", "budjet: 100", 1), 5, `spec: json: unknown field "budjet"`},
+		{"control", strings.Replace(good, "field: params.sampleSize", "field: params.kappa", 1), 13, `controls[0] (params.kappa): field "params.kappa": no policy`},
+		{"chart", strings.Replace(good, "type: bars", "type: pie", 1), 22, `charts[0]: type "pie"`},
+		{"syntax", "---\ntitle: x\nsummary: y\n  bad: indent\n---\n", 0, "front matter: line 4: mapping values are not allowed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("a.md", []byte(tc.src), l)
+			var le *Error
+			if !errors.As(err, &le) {
+				t.Fatalf("error %v, want a lesson.Error", err)
+			}
+			if le.Line != tc.line || !strings.Contains(le.Msg, tc.want) {
+				t.Errorf("line %d: %s; want line %d and %q", le.Line, le.Msg, tc.line, tc.want)
+			}
+		})
+	}
+}
+
+// withNarrative is the good lesson with md for its narrative.
+func withNarrative(md string) string {
+	head, _, _ := strings.Cut(good[len("---\n"):], "\n---\n")
+	return "---\n" + head + "\n---\n" + md + "\n"
+}
+
+// TestLiveNumbers checks where {{metric policy}} becomes a live number:
+// in running text (emphasis and links included), not inside code spans,
+// code blocks or raw HTML blocks, and not in a near miss; and that a bad
+// one fails at its line of the file.
+func TestLiveNumbers(t *testing.T) {
+	l := lab.New()
+	out := func(metric, policy string) string {
+		return `<output class="live" data-metric="` + metric + `" data-policy="` + policy + `">…</output>`
+	}
+	for _, tc := range []struct {
+		name, md, want string
+	}{
+		{"text", "Greedy finds {{changeRatio site-greedy}}.", "<p>Greedy finds " + out("changeRatio", "site-greedy") + ".</p>"},
+		{"spaces inside", "{{ freshness  random }}", "<p>" + out("freshness", "random") + "</p>"},
+		{"emphasis", "*{{age random}}*", "<p><em>" + out("age", "random") + "</em></p>"},
+		{"link text", "[{{changeRatio random}}](#x)", `<p><a href="#x">` + out("changeRatio", "random") + "</a></p>"},
+		{"code span", "Write `{{changeRatio site-greedy}}` for a live number.", "<p>Write <code>{{changeRatio site-greedy}}</code> for a live number.</p>"},
+		{"code block", "```\n{{changeRatio site-greedy}}\n```", "<pre><code>{{changeRatio site-greedy}}\n</code></pre>"},
+		{"indented code", "    {{changeRatio site-greedy}}", "<pre><code>{{changeRatio site-greedy}}\n</code></pre>"},
+		{"html block", "<div>{{changeRatio site-greedy}}</div>", "<div>{{changeRatio site-greedy}}</div>"},
+		{"one word", "{{changeRatio}} and {single}", "<p>{{changeRatio}} and {single}</p>"},
+		{"escaped", `\{{changeRatio site-greedy}}`, "<p>{{changeRatio site-greedy}}</p>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ls, err := Parse("a.md", []byte(withNarrative(tc.md)), l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.TrimSpace(string(ls.HTML)); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+	bodyLine := strings.Count(withNarrative(""), "\n") // the narrative's first line
+	for _, tc := range []struct {
+		name, md string
+		line     int
+		want     string
+	}{
+		{"unknown metric", "One.\n\nTwo {{speed site-greedy}}.", bodyLine + 2, `narrative: {{speed site-greedy}}: unknown metric "speed"`},
+		{"policy not in the spec", "{{changeRatio oracle}}", bodyLine, `narrative: {{changeRatio oracle}}: policy "oracle" is not in the lesson's spec`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("a.md", []byte(withNarrative(tc.md)), l)
+			var le *Error
+			if !errors.As(err, &le) || le.Line != tc.line || !strings.HasPrefix(le.Msg, tc.want) {
+				t.Errorf("error %v, want line %d: %s", err, tc.line, tc.want)
 			}
 		})
 	}

@@ -12,10 +12,16 @@ import (
 	"github.com/refreshlab/refreshlab/core/lab"
 )
 
+// newServer serves the API, with a route that panics (an index out of
+// range, as a bug would) at POST /api/test/panic, and a one-page site.
 func newServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	site := fstest.MapFS{"index.html": {Data: []byte("<h1>lab</h1>")}}
-	s := httptest.NewServer(New(api.New(lab.New()), site))
+	rt := api.New(lab.New())
+	rt.Handle("POST", "/api/test/panic", func(req api.Request) api.Response {
+		return api.Response{Status: int(req.Body[len(req.Body)])}
+	})
+	s := httptest.NewServer(New(rt, site))
 	t.Cleanup(s.Close)
 	return s
 }
@@ -46,7 +52,7 @@ func TestSurvivesPanicsAndBadRequests(t *testing.T) {
 		status             int
 		contains           string
 	}{
-		{"POST", "/api/selftest/panic", "", 500, `"error"`},
+		{"POST", "/api/test/panic", "", 500, `"error"`},
 		{"GET", "/api/health", "", 200, `"ok":true`},
 		{"POST", "/api/run", `{"dataset":{"id":"nope"},"policies":[{"id":"random"}]}`, 400, `"field":"dataset.id"`},
 		{"POST", "/api/run", `{"dataset":`, 400, `line 1, column`},
