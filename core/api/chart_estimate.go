@@ -11,7 +11,8 @@ import (
 	"github.com/refreshlab/refreshlab/core/stat"
 )
 
-// Chart types of the estimate kind (Grimes & Ford, seed 004).
+// Chart types of the estimate kind (Grimes & Ford, "Estimation of Web Page
+// Change Rates", 2008 draft).
 const (
 	// ChartEstimatePaths draws single-page estimation paths, the estimated
 	// change period per epoch, with the edge cases marked (Fig. 2).

@@ -17,7 +17,7 @@ import (
 )
 
 // EstimateSpec holds the fields of an estimate experiment (Grimes & Ford,
-// seed 004): how many pages to simulate, for how many crawl epochs, on which
+// "Estimation of Web Page Change Rates", 2008 draft): how many pages to simulate, for how many crawl epochs, on which
 // crawl schedule, and what to return for charts. The shared fields of Spec
 // keep their meaning: dataset (whose pages' true rates, Truth.Rates, are the
 // population, or whose per-cycle truth gives real histories), repeats, seed,
