@@ -3,8 +3,9 @@
 #   make test    runs every test: Go natively, the core under WebAssembly in
 #                Node, and the browser tests in headless Chromium (installed
 #                with apt-get when missing)
-# Also: make bench (figures beside DESIGN.md's budgets), make worker (the
-# Cloudflare Worker build), make clean.
+# Also: make bench (speed and size figures beside their budgets, which
+# site/e2e/bench/main.go states), make worker (the Cloudflare Worker build),
+# make clean.
 
 GO      ?= go
 PORT    ?= 9900
