@@ -154,7 +154,7 @@ type EstimatePolicyResult struct {
 	TrueRate float64 `json:"trueRate,omitempty"`
 	// Pages is how many pages each epoch compared (real histories: the
 	// pages observed at least once and whose reference rate is defined);
-	// Excluded how many were left out for want of a reference.
+	// Excluded how many were left out for lack of a reference.
 	Pages    int `json:"pages"`
 	Excluded int `json:"excluded,omitempty"`
 	// Paths are single-page estimation paths for Fig. 2.
