@@ -16,7 +16,7 @@ WASMEXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 GO_SOURCES   := $(shell find core wasm site -name '*.go' -not -path '*/testdata/*') go.mod go.sum
-SITE_SOURCES := $(shell find site/static site/templates lessons -type f)
+SITE_SOURCES := $(shell find site/static site/templates lessons -type f) site/sources.md
 
 # The core's packages, tested natively and under WebAssembly.
 CORE := ./core/...
