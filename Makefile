@@ -3,8 +3,9 @@
 #   make test    runs every test: Go natively, the core under WebAssembly in
 #                Node, the browser tests in headless Chromium (installed
 #                with apt-get when missing), and staticcheck
-# Also: make bench (figures beside DESIGN.md's budgets), make worker (the
-# Cloudflare Worker build), make clean.
+# Also: make bench (speed and size figures beside their budgets, which
+# site/e2e/bench/main.go states), make worker (the Cloudflare Worker build),
+# make clean.
 
 GO      ?= go
 PORT    ?= 9900
@@ -15,7 +16,7 @@ WASMEXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 GO_SOURCES   := $(shell find core wasm site -name '*.go' -not -path '*/testdata/*') go.mod go.sum
-SITE_SOURCES := $(shell find site/static site/templates lessons -type f)
+SITE_SOURCES := $(shell find site/static site/templates lessons -type f) site/sources.md
 
 # The core's packages, tested natively and under WebAssembly.
 CORE := ./core/...

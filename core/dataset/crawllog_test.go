@@ -664,27 +664,31 @@ func FuzzReadCrawlLog(f *testing.F) {
 	})
 }
 
-// sharedData locates ../shared/data beside the project, skipping the test
-// when it is absent.
+// sharedData locates the real change logs, two Open Terms Archive
+// collections kept beside the project in ../shared/data (they are not part
+// of the repository), and skips the test, saying so, when they are absent.
 func sharedData(t *testing.T) string {
 	dir := filepath.Join("..", "..", "..", "shared", "data")
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("real change logs not available: folder %s is absent", dir)
+		t.Skipf("skipped: the real Open Terms Archive change logs are not here (no folder %s beside the project)", dir)
 	}
 	return dir
 }
 
 // otaCrawlLog turns the change events of the n pages with the most changes
 // since 2023 in an Open Terms Archive events.csv into a crawl log on the
-// 12-hour run grid (00:30 and 12:30 UTC), keeping every k-th run, following
-// the recipe in ../shared/data/README.md. A change event is seen by the
-// first kept run at or after it, with an hour's slack since a run's commits
-// land minutes after the run starts; technical events are dropped. It
-// returns the log and each page's number of crawls that saw a change.
+// 12-hour run grid, keeping every k-th run. Since 2023 the archive crawls
+// every 12 hours, at about 00:30 and 12:30 UTC, and records a version only
+// when a page's text changed, so the crawls that saw no change are the
+// runs with no event. A change event is seen by the first kept run at or
+// after it, with an hour's slack since a run's commits land minutes after
+// the run starts; technical events (re-extractions after a selector
+// change, not page changes) are dropped. It returns the log and each
+// page's number of crawls that saw a change.
 func otaCrawlLog(t *testing.T, path string, n, k int) (string, map[string]int) {
 	f, err := os.Open(path)
 	if err != nil {
-		t.Skipf("%s absent: %v", path, err)
+		t.Skipf("skipped: the real change log %s is not here: %v", path, err)
 	}
 	defer f.Close()
 	rows, err := csv.NewReader(f).ReadAll()

@@ -3,9 +3,9 @@
 // the change truth that says, cycle by cycle, which pages changed at the
 // source.
 //
-// The split between Repository and Truth is the lab's no-peeking contract
-// (DESIGN.md): policies are handed a *Repository, which is what a real crawler
-// knows; only the simulator and the oracle policies see the Truth.
+// The split between Repository and Truth is the lab's no-peeking contract:
+// policies are handed a *Repository, which is what a real crawler knows;
+// only the simulator and the oracle policies see the Truth.
 package dataset
 
 import (

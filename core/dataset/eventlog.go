@@ -34,8 +34,9 @@ type EventLogOptions struct {
 	CycleLength float64
 	// Merge: changes of one page less than Merge seconds after the change
 	// that began their group count as that one change; 0 means one hour
-	// (../shared/data/README.md: one crawl run commits a page's changes
-	// within minutes), negative means no merging.
+	// (an archive such as Open Terms Archive records each change of a
+	// crawl run as its own commit, minutes apart, so one change of a page
+	// can show as several rows), negative means no merging.
 	Merge float64
 	// Start and End bound the observation window (Start, End]; zero values
 	// mean the log's earliest and latest event (of any kind).

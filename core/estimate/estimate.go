@@ -10,8 +10,8 @@
 // maximum-likelihood estimator (eq. 2) with the paper's substitutes in its two
 // edge cases (§3.3), the same with a prior made of two pseudo-intervals
 // (§4.4), the posterior mean and mode under a discretised empirical prior
-// (§4.3), and for comparison the history weights of Tan et al. (seed 001
-// eq. 5) and Al-Qaaideh's C(w) = D/V (seed 003 §3.3.2).
+// (§4.3), and for comparison the history weights of Tan et al. (WebDB 2007,
+// §4.2 eq. 5) and Al-Qaaideh's C(w) = D/V (MSc thesis 2009, §3.3.2).
 //
 // Paths simulates a page, or a population of pages, being re-crawled while
 // its rate is estimated (§4.1, §4.2, §5; Figs. 2, 4, 7) and summarises each

@@ -64,7 +64,7 @@ const DefaultPseudo = 0.5
 // the prior density (1 − e^{−λ·Changed})·e^{−λ·Unchanged} in λ, which package
 // prior fits to an empirical distribution.
 //
-// The zero value uses Kolobov et al.'s two half-day intervals
+// The zero value uses Kolobov et al.'s (NeurIPS 2019) two half-day intervals
 // (DefaultPseudo); a zero or NaN length means DefaultPseudo, and other lengths
 // are clamped to [MinInterval, MaxInterval]. On an empty history it returns
 // the pseudo-intervals' own estimate, log1p(Changed/Unchanged)/Changed: the

@@ -3,7 +3,7 @@ package estimate
 import "math"
 
 // Scheme is one of Tan et al.'s four settings of the history weights w_i
-// (seed 001 §4.2, eq. 5), for the n cycles i = 1 (oldest) … n (latest).
+// (WebDB 2007, §4.2, eq. 5), for the n cycles i = 1 (oldest) … n (latest).
 type Scheme uint8
 
 const (
@@ -64,7 +64,7 @@ func (s Scheme) weight(i, n int) float64 {
 	return 0
 }
 
-// Weighted is Tan et al.'s history-weighted change rate (seed 001 §4.2,
+// Weighted is Tan et al.'s history-weighted change rate (WebDB 2007, §4.2,
 // eq. 5), each crawl interval taken as one download cycle:
 //
 //	λ_p = Σ_{i=1..n} w_i·I(change in cycle i) / n,   Σ w_i = 1.
@@ -132,7 +132,7 @@ func (w Weighted) Estimate(h *History) Result {
 	return r
 }
 
-// DOverV is Al-Qaaideh's page change average C(w) = D/V (seed 003
+// DOverV is Al-Qaaideh's page change average C(w) = D/V (MSc thesis 2009,
 // §3.3.2.2): D changes recorded over the page's last V versions.
 //
 // Our reading: each version is compared with the one before it when it is

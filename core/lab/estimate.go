@@ -17,7 +17,7 @@ import (
 )
 
 // EstimateSpec holds the fields of an estimate experiment (Grimes & Ford,
-// seed 004): how many pages to simulate, for how many crawl epochs, on which
+// "Estimation of Web Page Change Rates", 2008 draft): how many pages to simulate, for how many crawl epochs, on which
 // crawl schedule, and what to return for charts. The shared fields of Spec
 // keep their meaning: dataset (whose pages' true rates, Truth.Rates, are the
 // population, or whose per-cycle truth gives real histories), repeats, seed,
@@ -153,7 +153,7 @@ type EstimatePolicyResult struct {
 	TrueRate float64 `json:"trueRate,omitempty"`
 	// Pages is how many pages each epoch compared (real histories: the
 	// pages observed at least once and whose reference rate is defined);
-	// Excluded how many were left out for want of a reference.
+	// Excluded how many were left out for lack of a reference.
 	Pages    int `json:"pages"`
 	Excluded int `json:"excluded,omitempty"`
 	// Paths are single-page estimation paths for Fig. 2.

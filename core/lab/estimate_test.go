@@ -357,7 +357,8 @@ func TestEstimateObservedTrueRates(t *testing.T) {
 }
 
 // TestEstimateEventLogOTA estimates from the real Open Terms Archive logs
-// in ../shared/data (skipped where absent): the pages on the 12-hour run
+// kept beside the project in ../shared/data, not in the repository (the
+// test skips, saying so, where they are absent): the pages on the 12-hour run
 // grid since 2023 observed every 4th run (2 days), compared with the MLE on
 // every run. Real change processes are not Poisson, so we check only what
 // must hold: the reference exists for some pages, every estimator gives a
@@ -368,7 +369,7 @@ func TestEstimateObservedTrueRates(t *testing.T) {
 func TestEstimateEventLogOTA(t *testing.T) {
 	dir := filepath.Join("..", "..", "..", "shared", "data")
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("real change logs not available: folder %s is absent", dir)
+		t.Skipf("skipped: the real Open Terms Archive change logs are not here (no folder %s beside the project)", dir)
 	}
 	for _, name := range []string{"ota-pga-versions", "ota-dating-versions"} {
 		t.Run(name, func(t *testing.T) {

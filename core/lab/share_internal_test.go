@@ -11,7 +11,7 @@ import (
 )
 
 // shareSpec is a run worth sharing: a re-clustering cluster sampler (the
-// clustering lesson's dearest), a sampler with per-site estimates, a copy
+// clustering lesson's most expensive policy), a sampler with per-site estimates, a copy
 // of a policy under another label, and cheap ones.
 func shareSpec() Spec {
 	return Spec{
@@ -51,13 +51,13 @@ func TestSharedRunIsTheSame(t *testing.T) {
 
 	a, b := New(), New()
 	earlier := spec
-	earlier.Seed = 6 // prices every policy
+	earlier.Seed = 6 // measures every policy's cost
 	if _, err := a.Run(earlier); err != nil {
 		t.Fatal(err)
 	}
 	mine, theirs, ok := a.Split(spec)
 	if !ok {
-		t.Fatal("Split declined a priced spec of six policies")
+		t.Fatal("Split declined a spec of six policies whose costs it had measured")
 	}
 	var ids []string
 	for _, p := range append(slices.Clone(mine.Policies), theirs.Policies...) {
@@ -84,7 +84,7 @@ func TestSharedRunIsTheSame(t *testing.T) {
 	if err := a.Import(handed); err != nil {
 		t.Fatal(err)
 	}
-	a.cost = recent[costKey, time.Duration]{max: MaxRan} // a policy computed from here on is priced again
+	a.cost = recent[costKey, time.Duration]{max: MaxRan} // a policy computed from here on has its cost measured again
 	got, err := a.Run(spec)
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +144,7 @@ func TestSplitBalances(t *testing.T) {
 // TestSplitDeclines lists the runs Split keeps whole.
 func TestSplitDeclines(t *testing.T) {
 	defer func(m time.Duration) { SplitMin = m }(SplitMin)
-	priced := func() *Lab {
+	measured := func() *Lab {
 		l := New()
 		s := shareSpec()
 		s.Seed = 99
@@ -169,9 +169,9 @@ func TestSplitDeclines(t *testing.T) {
 		min  time.Duration
 	}{
 		{"costs unknown", New, shareSpec, 0},
-		{"one policy", priced, func() Spec { s := shareSpec(); s.Policies = s.Policies[:1]; return s }, 0},
-		{"too cheap", priced, shareSpec, time.Hour},
-		{"sweep", priced, func() Spec {
+		{"one policy", measured, func() Spec { s := shareSpec(); s.Policies = s.Policies[:1]; return s }, 0},
+		{"too cheap", measured, shareSpec, time.Hour},
+		{"sweep", measured, func() Spec {
 			s := shareSpec()
 			s.Sweep = &Sweep{Field: "budget", Values: []float64{100, 200}}
 			return s
@@ -187,10 +187,10 @@ func TestSplitDeclines(t *testing.T) {
 		}, func() Spec {
 			return Spec{Dataset: DatasetRef{ID: "tiny-upload"}, Budget: 1, Repeats: 2, Seed: 3, Policies: []PolicySpec{{ID: "random"}, {ID: "round-robin"}}}
 		}, 0},
-		{"not a refresh run", priced, func() Spec {
+		{"not a refresh run", measured, func() Spec {
 			return Spec{Kind: KindEstimate, Dataset: DatasetRef{ID: "tan-webarchive-small"}}
 		}, 0},
-		{"bad spec", priced, func() Spec { s := shareSpec(); s.Budget = -1; return s }, 0},
+		{"bad spec", measured, func() Spec { s := shareSpec(); s.Budget = -1; return s }, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

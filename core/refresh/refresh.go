@@ -3,9 +3,11 @@
 // the web changes, then a policy spends its budget downloading pages, and the
 // cycle is scored by ChangeRatio, freshness and age.
 //
-// A Policy sees what a real crawler sees (DESIGN.md, "no peeking"): the
-// repository, and the outcome of its own downloads through Crawl.Download.
-// Only policies whose Descriptor is marked Oracle are handed the truth.
+// A Policy sees what a real crawler sees, and no more ("no peeking"): the
+// repository, and the outcome of its own downloads through Crawl.Download,
+// which charges the budget. Only policies whose Descriptor is marked Oracle
+// (the perfect-foresight upper bound, labelled as such in the UI) are
+// handed the truth.
 package refresh
 
 import (
@@ -278,10 +280,10 @@ func (s *Sim) StaleSince(p int32) float64 { return s.page[p].since }
 // (dataset.Truth.Rates, changes per day) and its cycle length (Info.CycleLength,
 // seconds), page i's rate per cycle is Rates[i]·CycleLength/86400. Otherwise
 // it is estimated once from the whole truth, by Cho & Garcia-Molina's
-// bias-reduced estimator for regular accesses (ACM TOIT 2003, as Grimes & Ford
-// state it in their eq. 1, papers/004)
-// with one access per cycle over all C cycles: X of them saw a change, so
-// λ̂ = −ln((C − X + 0.5)/(C + 0.5)) per cycle. The truth is the best any
+// bias-reduced estimator for regular accesses (ACM TOIT 2003, as Grimes &
+// Ford state it in their eq. 1) with one access per cycle over all C
+// cycles: X of them saw a change, so λ̂ = −ln((C − X + 0.5)/(C + 0.5)) per
+// cycle. The truth is the best any
 // schedule could know, but a page that changed in every cycle still gets
 // the finite ln(2C + 1).
 func (s *Sim) Rates() []float64 {

@@ -386,7 +386,8 @@ func benchData(b testing.TB, n, cycles int) *dataset.Dataset {
 
 // BenchmarkSimRandom measures the simulator with the random policy on
 // 100,000 pages × 12 cycles, budget 10%, and reports the cost per
-// page-cycle (the unit DESIGN.md's speed targets use).
+// page-cycle (the unit the lab's speed figures use: make bench reports
+// every policy's ns per page-cycle natively and in WebAssembly).
 func BenchmarkSimRandom(b *testing.B) {
 	const n, cycles = 100_000, 12
 	d := benchData(b, n, cycles)

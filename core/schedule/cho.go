@@ -61,10 +61,14 @@ func (p Proportional) Allocate(in Input, dst []float64) (Plan, error) {
 // (1 + x)e^{−x} rising from 0 to 1 (FreshnessSlope). So a page is synced
 // only if 1/λ_i > ν (pages with 1/λ_i ≤ ν get f_i = 0: they change too
 // often to be worth it), at f_i = λ_i/x_i with h(x_i) = λ_i·ν; ν is found
-// so that Σ f_i = B (REFERENCES.md says by bisection; we take Newton steps
-// inside a bisection bracket, which reaches the same ν in a few passes
-// over the pages). The multiplier is the paper's μ; we call it ν because μ
-// is the request rate here.
+// so that Σ f_i = B (by Newton steps inside a bisection bracket, which
+// reaches the ν a plain bisection would in a few passes over the pages).
+// The multiplier is the paper's μ; we call it ν because μ is the request
+// rate here.
+//
+// On the paper's five pages (λ = 1..5 a day, B = 5) it gives f = 1.15,
+// 1.36, 1.35, 1.14, 0 and mean freshness 0.374 (TestChoReferenceAllocation,
+// TestChoReferenceMetrics).
 //
 // Weights: with Input.Weights the objective is Σ μ_i F(λ_i, f_i), the
 // condition μ_i·dF/df = ν, so h(x_i) = λ_i ν/μ_i. This is our extension
@@ -135,7 +139,8 @@ func (ChoFreshness) Allocate(in Input, dst []float64) (Plan, error) {
 // Σ A(λ_i, f_i) subject to Σ f_i = B, syncs at regular intervals, with
 // A(λ, f) = 1/(2f) − 1/λ + (f/λ²)(1 − e^{−λ/f}).
 //
-// The Lagrange condition, derived here (REFERENCES.md gives only A):
+// The Lagrange condition, derived here (the papers' age formula is A; the
+// condition is ours):
 // dA/df(λ_i, f_i) = −ν for every page, and
 //
 //	dA/df = −1/(2f²) + (1 − e^{−λ/f})/λ² − e^{−λ/f}/(λf) = −k(λ/f)/λ²

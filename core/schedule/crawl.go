@@ -12,7 +12,7 @@ import (
 const (
 	// EstimatorChoGarciaMolina is Cho & Garcia-Molina's bias-reduced
 	// estimator for regular accesses (ACM TOIT 2003), as Grimes & Ford
-	// state it in their eq. 1 (papers/004): λ̂ = −ln((n − X + 0.5)/(n +
+	// state it in their eq. 1 (2008 draft): λ̂ = −ln((n − X + 0.5)/(n +
 	// 0.5))/I for n accesses I apart, X of which saw a change.
 	EstimatorChoGarciaMolina = "cho-garcia-molina"
 	// EstimatorNaive is X/T: changes seen per unit of time watched.

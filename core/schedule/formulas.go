@@ -10,8 +10,15 @@ import (
 // and the derivatives the optimal allocations need. Most are functions of
 // x = λ/f alone, the expected number of changes per sync interval.
 //
-// What was checked, and how (REFERENCES.md marks F and A "checked"; the rest
-// we derived and checked here, each also by a test):
+// For regular syncs these are Cho & Garcia-Molina's ("Synchronizing a
+// database to improve freshness", SIGMOD 2000; "Effective page refresh
+// policies for Web crawlers", ACM TODS 2003):
+//
+//	F(λ, f) = (f/λ)(1 − e^{−λ/f})                    expected freshness
+//	A(λ, f) = 1/(2f) − 1/λ + (f/λ²)(1 − e^{−λ/f})    expected age
+//	dF/df   = (1 − e^{−λ/f})/λ − e^{−λ/f}/f          (the optimum's slope)
+//
+// Each formula here is derived below and checked by a test:
 //
 //   - F and A for regular syncs: re-derived below and compared with the
 //     simulator (TestSimulatorMatchesFormulas) and with finite differences
@@ -227,8 +234,9 @@ func expint1(x, expNeg float64) float64 {
 }
 
 // FreshnessSlope returns dF/df for regular syncs: (1 − e^{−λ/f})/λ −
-// e^{−λ/f}/f = h(λ/f)/λ with h(x) = 1 − (1 + x)e^{−x}, as REFERENCES.md
-// writes it (checked against a finite difference in TestDerivatives). It
+// e^{−λ/f}/f, the form of Cho & Garcia-Molina's Lagrange condition, which
+// is h(λ/f)/λ with h(x) = 1 − (1 + x)e^{−x} (checked against a finite
+// difference and against the unsimplified form in TestDerivatives). It
 // falls from 1/λ at f = 0 to 0 as f grows.
 func FreshnessSlope(lambda, f float64) float64 {
 	if lambda == 0 {

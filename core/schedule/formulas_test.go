@@ -21,10 +21,10 @@ func TestDerivatives(t *testing.T) {
 			if got := FreshnessSlope(lambda, f); relDiff(got, dF) > 1e-6 && math.Abs(got-dF) > 1e-12 {
 				t.Errorf("λ=%v f=%v: dF/df = %v, finite difference %v", lambda, f, got, dF)
 			}
-			// REFERENCES.md's form of dF/df, written out.
+			// Cho & Garcia-Molina's form of dF/df, written out.
 			e := math.Exp(-lambda / f)
 			if ref := (1-e)/lambda - e/f; relDiff(FreshnessSlope(lambda, f), ref) > 1e-8 && math.Abs(ref) > 1e-12 {
-				t.Errorf("λ=%v f=%v: dF/df = %v, REFERENCES.md's expression %v", lambda, f, FreshnessSlope(lambda, f), ref)
+				t.Errorf("λ=%v f=%v: dF/df = %v, Cho & Garcia-Molina's expression %v", lambda, f, FreshnessSlope(lambda, f), ref)
 			}
 			dA := (Age(lambda, f+hs, Regular) - Age(lambda, f-hs, Regular)) / (2 * hs)
 			if got := AgeSlope(lambda, f); relDiff(got, dA) > 1e-6 && math.Abs(got-dA) > 1e-9 {

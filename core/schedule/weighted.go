@@ -15,9 +15,8 @@ import (
 // The Lagrange condition μ_iΔ_i/(ρ_i + Δ_i)² = ν gives ρ_i = max(0,
 // √(μ_iΔ_i/ν) − Δ_i): a page is synced only if μ_i/Δ_i > ν, so pages
 // requested rarely for how often they change get nothing. We find ν
-// exactly rather than by bisection, in O(n log n) (REFERENCES.md's bound
-// for the paper's method): with
-// the pages sorted by μ_i/Δ_i, if the first k are synced then √ν =
+// exactly rather than by bisection, in O(n log n) like the paper's method:
+// with the pages sorted by μ_i/Δ_i, if the first k are synced then √ν =
 // Σ_{j≤k} √(μ_jΔ_j) / (R + Σ_{j≤k} Δ_j), and the right k is the first whose
 // ν is at least the (k+1)-th ratio. Checked against a brute-force search of
 // the simplex (TestAzarMatchesBruteForce).
@@ -100,7 +99,7 @@ func (Azar) Allocate(in Input, dst []float64) (Plan, error) {
 // an uncrawled page grows without bound, so no page starves. We evaluate it
 // as (2μ_iΔ_i/ν)/(Δ_i + √(Δ_i² + 4μ_iΔ_i/ν)), the same number without the
 // cancellation, and find ν by Newton steps inside a bisection bracket
-// (REFERENCES.md: bisection).
+// (the paper bisects).
 //
 // It spends the whole budget unless every page has Δ_i = 0 or μ_i = 0.
 type LambdaCrawl struct{}

@@ -1,7 +1,7 @@
 // Command build renders the static site into a folder: it copies
 // site/static, renders every lesson in lessons/ through site/templates,
-// writes the home and upload pages, copies the Go toolchain's wasm_exec.js
-// and exports example crawl logs. The browser module (lab.wasm) is built
+// writes the home, upload and Sources pages (the last from site/sources.md),
+// copies the Go toolchain's wasm_exec.js and exports example crawl logs. The browser module (lab.wasm) is built
 // into the same folder by the Makefile.
 //
 //	go run ./site/build -out site/dist
@@ -31,8 +31,9 @@ func main() {
 	lessons := flag.String("lessons", "lessons", "folder of lesson files")
 	static := flag.String("static", "site/static", "folder of static files")
 	templates := flag.String("templates", "site/templates", "folder of page templates")
+	sources := flag.String("sources", "site/sources.md", "the Sources page, in Markdown")
 	flag.Parse()
-	if err := build(*out, *lessons, *static, *templates); err != nil {
+	if err := build(*out, *lessons, *static, *templates, *sources); err != nil {
 		fmt.Fprintln(os.Stderr, "build:", err)
 		os.Exit(1)
 	}
@@ -48,9 +49,10 @@ type page struct {
 	Config  any // the lesson's config, embedded as JSON
 	Prev    *lesson.Lesson
 	Next    *lesson.Lesson
+	Body    template.HTML // a page written in Markdown, rendered
 }
 
-func build(out, lessonDir, static, tmplDir string) error {
+func build(out, lessonDir, static, tmplDir, sourcesFile string) error {
 	l := lab.New()
 	ls, err := readLessons(lessonDir, l)
 	if err != nil {
@@ -86,6 +88,17 @@ func build(out, lessonDir, static, tmplDir string) error {
 		return err
 	}
 	if err := write("upload.html", "upload.html", page{Title: "Compare policies on your crawl log"}); err != nil {
+		return err
+	}
+	src, err := os.ReadFile(sourcesFile)
+	if err != nil {
+		return err
+	}
+	body, err := renderMarkdown(src)
+	if err != nil {
+		return fmt.Errorf("%s: %w", sourcesFile, err)
+	}
+	if err := write("sources.html", "sources.html", page{Title: "Sources", Body: body}); err != nil {
 		return err
 	}
 	for i, x := range ls {

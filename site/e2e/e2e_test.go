@@ -490,7 +490,7 @@ func TestBrowserLookAhead(t *testing.T) {
 	tb := setup(t).open(t, lessonPath)
 	p := tb.waitRender(0)
 	budget0 := tb.urlSpec().Budget
-	// Look-ahead skips previews that the pace says are dear, and right
+	// Look-ahead skips previews that the pace says are expensive, and right
 	// after the page loads, before the browser has compiled the lab's hot
 	// paths fully, a slow machine can say so: lift that limit here, where
 	// what is checked is that a press draws the preview computed ahead.

@@ -81,8 +81,9 @@ func uploadError(tb *tab) (string, []string) {
 // change-event log given as a crawl log is refused with a hint to switch;
 // a bad one is refused with its line and column; a good generated one
 // shows its summary and every policy on it; and nothing crosses the
-// network but the page's static files. With ../shared/data present it also
-// reads the real Open Terms Archive pga log as it is.
+// network but the page's static files. With the real Open Terms Archive
+// logs beside the project (../shared/data, not in the repository) it also
+// reads the pga log as it is; without them that part skips, saying so.
 func TestBrowserUploadEvents(t *testing.T) {
 	e := setup(t)
 	good := filepath.Join(t.TempDir(), "good-change-events.csv")
@@ -189,7 +190,7 @@ https://a.example/2,a.example,2024-05-02T10:00:00Z,change
 	t.Run("open terms archive", func(t *testing.T) {
 		path := filepath.Join("..", "..", "..", "shared", "data", "ota-pga-versions", "events.csv")
 		if _, err := os.Stat(path); err != nil {
-			t.Skipf("real change logs not available: %s is absent", path)
+			t.Skipf("skipped: the real Open Terms Archive log %s is not beside the project", path)
 		}
 		path, _ = filepath.Abs(path)
 		mark := e.rec.Mark()
@@ -199,8 +200,8 @@ https://a.example/2,a.example,2024-05-02T10:00:00Z,change
 		tb.do(chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{path}))
 		tb.waitFor("the archive's summary", `!document.getElementById('summary').hidden || !document.getElementById('upload-error').hidden`)
 		got := facts(tb)
-		// ../shared/data/README.md: 133 pages, 26 services, 4,842 events,
-		// 4,412 changes; 105 of them merged (core/dataset's
+		// The pga log: 4,842 events of 133 pages (documents) of 26
+		// services, 4,412 of them changes; 105 of those merged (core/dataset's
 		// TestReadEventLogOTA says why).
 		for fact, want := range map[string]string{"Pages": "133", "Sites": "26", "Event rows": "4,842", "Dropped": "other 1, technical 296 (not page changes)"} {
 			if got[fact] != want {

@@ -20,8 +20,8 @@ import (
 // the latest runs with the fewest and the most repeats, so that a preview
 // of a spec with a large fixed part (a sweep's exact expectations) asks
 // for few repeats; with one kind of run only, the time per repeat is the
-// average, as before; and a run of a size measured lately is priced at
-// its latest time.
+// average, as before; and a run of a size measured lately is estimated to
+// take its latest time.
 func TestBrowserPace(t *testing.T) {
 	tb := setup(t).open(t, lessonPath)
 	tb.waitRender(0)
@@ -38,12 +38,12 @@ func TestBrowserPace(t *testing.T) {
 		{"preview and full run", `[[300, 150], [20, 20]]`, fit{Fixed: 20 - 20*130.0/280, PerRepeat: 130.0 / 280, In12: 2, MS20: 20}},
 		{"one kind of run", `[[300, 150]]`, fit{Fixed: 0, PerRepeat: 0.5, In12: 24, MS20: 10}},
 		{"the latest of each count", `[[300, 999], [20, 1], [300, 150], [20, 20]]`, fit{Fixed: 20 - 20*130.0/280, PerRepeat: 130.0 / 280, In12: 2, MS20: 20}},
-		{"more repeats not dearer", `[[256, 32], [8, 40]]`, fit{Fixed: 0, PerRepeat: 0.125, In12: 96, MS20: 2.5}},
+		{"more repeats not slower", `[[256, 32], [8, 40]]`, fit{Fixed: 0, PerRepeat: 0.125, In12: 96, MS20: 2.5}},
 		{"fixed over the budget", `[[129, 64], [1, 32]]`, fit{Fixed: 31.75, PerRepeat: 0.25, In12: -79, MS20: 36.75}},
 		// A first full run that paid for what later runs reuse: the fit's
 		// line (fixed part 0) lies far above the preview measured since,
-		// and a run of the preview's size is priced at the preview's time.
-		{"first run dearer", `[[60, 1500], [20, 85]]`, fit{Fixed: 0, PerRepeat: 1415.0 / 40, In12: 0, MS20: 85}},
+		// and a run of the preview's size is estimated at the preview's time.
+		{"first run slower", `[[60, 1500], [20, 85]]`, fit{Fixed: 0, PerRepeat: 1415.0 / 40, In12: 0, MS20: 85}},
 	} {
 		got := evalJS[fit](tb, `(async () => {
   const { Pace } = await import('/js/experiment.js');
@@ -289,7 +289,7 @@ func TestBrowserPressDuringFullRun(t *testing.T) {
 }
 
 // TestBrowserSharedRun checks the helper worker on the clustering lesson,
-// whose previews are dear: its warm-up pairs the lab with a helper, a run
+// whose previews are expensive: its warm-up pairs the lab with a helper, a run
 // with charts is then split between the two workers, its result is the
 // native lab's for the same spec (to the last bits of the ages, as
 // TestBrowserServerEngine allows), and a press says it ran on two workers.

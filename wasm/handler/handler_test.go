@@ -41,9 +41,9 @@ func do(t *testing.T, s *httptest.Server, method, path, body string) (int, strin
 	return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
 }
 
-// TestSurvivesPanicsAndBadRequests checks the reliability promise of
-// DESIGN.md: a panic inside a handler is one 500 JSON error, a bad request
-// one 400, and the next request works.
+// TestSurvivesPanicsAndBadRequests checks the lab's reliability promise: a
+// panic inside a handler is one 500 JSON error, a bad request one 400, and
+// the next request works.
 func TestSurvivesPanicsAndBadRequests(t *testing.T) {
 	s := newServer(t)
 	good := `{"dataset":{"id":"taleghani-example"},"repeats":2,"policies":[{"id":"random"}]}`

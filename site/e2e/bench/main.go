@@ -1,12 +1,45 @@
-// Command bench prints the lab's speed and size figures beside the budgets
-// of DESIGN.md (Speed): the core's throughput in ns per page-cycle natively,
-// under WebAssembly in Node and in headless Chromium; the time from a
-// slider's input event to the redrawn chart on the lessons; a
-// million-row crawl log read in the browser, with the memory it took; and
-// the wasm module's download size. It is a report: it exits 0 when a budget
-// is missed, marking the miss.
+// Command bench prints the lab's speed and size figures beside their
+// budgets: the core's throughput in ns per page-cycle natively, under
+// WebAssembly in Node and in headless Chromium; the time from a slider's
+// input event to the redrawn chart on the lessons; a million-row crawl log
+// read in the browser, with the memory it took; and the wasm module's
+// download size. It is a report: it exits 0 when a budget is missed,
+// marking the miss. Speed is measured here, never in timed unit tests.
 //
 //	go run ./site/e2e/bench -dist site/dist     (make bench)
+//
+// The lab's speed budgets, each printed in full beside the figure it
+// judges (the budget* constants below):
+//
+//   - Lesson interactions: from a slider's input event to the redrawn
+//     chart, p95 under 50 ms on lesson-size data (up to 10,000 pages × 52
+//     cycles), in headless Chromium on a 2-core machine. Input is
+//     coalesced: only the newest value is computed. One exception, decided:
+//     the clustering lesson ("Clustering pages") meets it at a learner's
+//     pace (a press after each redraw), not for presses back to back.
+//   - Whole-paper scale: every refresh policy on a 300,000-page × 12-cycle
+//     dataset (tan-webarchive) within 2 s in the browser; native and
+//     WebAssembly throughput reported as nanoseconds per page-cycle.
+//   - Download: the wasm module under 2 MB brotli; raw, gzip and brotli
+//     sizes reported.
+//   - Uploads: a 1,000,000-row crawl log parsed and summarised in the
+//     browser in under 3 s, with a progress bar, memory bounded and
+//     reported. On a real-shaped log (1,000,000 rows, about 1,300 daily
+//     cycles, mostly quiet pages) every policy drawn within 5 s of choosing
+//     the file, the first within 1 s of the summary, each as it finishes;
+//     the generated log here has 50 daily crawls, so its drawing time is a
+//     report, not that budget.
+//   - Estimation: the irregular-interval MLE on 20-interval histories at
+//     1,000,000 or more a second natively.
+//
+// Budgets this program does not measure:
+//
+//   - Screens: every page readable from 360 px to 1280 px wide: no sideways
+//     scroll, chart text at least 12 CSS px as rendered, a slider and the
+//     chart it moves on one screen.
+//   - The Cloudflare Worker within its plan's limits (free: 3 MB
+//     compressed, 10 ms CPU per request, 128 MB memory; paid: 10 MB, up to
+//     5 minutes of CPU).
 package main
 
 import (
@@ -68,6 +101,17 @@ func part(name string) bool {
 	}
 	return false
 }
+
+// The budgets, as the report's budget column states them.
+const (
+	budgetSlider     = "p95 < 50 ms from a slider's input event to the redrawn chart, lesson-size data (≤ 10,000 pages × 52 cycles), headless Chromium, 2 cores; Clustering pages: at a learner's pace only"
+	budgetWholePaper = "< 2 s in the browser for every refresh policy on 300,000 pages × 12 cycles"
+	budgetUpload     = "< 3 s from setting a 1,000,000-row crawl log to its summary, in the browser"
+	budgetMemory     = "bounded, reported"
+	budgetWasm       = "< 2 MB brotli for lab.wasm"
+	budgetMLE        = "≥ 1,000,000 histories/s native"
+	report           = "report"
+)
 
 // row is one line of the report.
 type row struct{ measure, value, budget, ok string }
@@ -306,7 +350,7 @@ func throughputRows(t *table, l *lab.Lab, native measure.Report, node *measure.R
 		if b != nil && b.Error == "" {
 			value += fmt.Sprintf(" (%d repeats: worker %.0f ms, round trip %.0f ms)", b.Repeats, b.Ms, br.roundTrip[p.Dataset+"/"+p.Policy])
 		}
-		t.add(fmt.Sprintf("%s on %s (%s)", p.Policy, p.Dataset, size(d)), value, "report", "")
+		t.add(fmt.Sprintf("%s on %s (%s)", p.Policy, p.Dataset, size(d)), value, report, "")
 	}
 
 	t.section("whole-paper scale: every refresh policy, one repeat each, best of three runs")
@@ -316,7 +360,7 @@ func throughputRows(t *table, l *lab.Lab, native measure.Report, node *measure.R
 		if n := findAll(node, a.Dataset); n != nil {
 			value += fmt.Sprintf(" · Node %.0f ms", n.Ms)
 		}
-		budget, ok := "(the 2 s budget is for tan-webarchive)", ""
+		budget, ok := "report (the 2 s budget is for tan-webarchive)", ""
 		if br != nil {
 			if b, found := br.all[a.Dataset]; found {
 				if b.err != nil {
@@ -330,7 +374,7 @@ func throughputRows(t *table, l *lab.Lab, native measure.Report, node *measure.R
 			}
 		}
 		if a.Dataset == measure.Tan {
-			budget = "< 2 s in the browser"
+			budget = budgetWholePaper
 			if ok == "" {
 				ok = "FAIL"
 			}
@@ -338,7 +382,7 @@ func throughputRows(t *table, l *lab.Lab, native measure.Report, node *measure.R
 		t.add(fmt.Sprintf("every policy on %s (%s)", a.Dataset, size(d)), value, budget, ok)
 	}
 	if _, ok := l.Dataset(measure.Tan); !ok {
-		t.add("every policy on tan-webarchive (300,000×12)", "not bundled yet: nothing to measure", "< 2 s in the browser", "n/a")
+		t.add("every policy on tan-webarchive (300,000×12)", "not bundled yet: nothing to measure", budgetWholePaper, "n/a")
 	}
 
 	t.section("clustering, once per dataset and feature set, outside the figures above (native · wasm in Node · Chromium worker: first run − memoised run)")
@@ -362,7 +406,7 @@ func throughputRows(t *table, l *lab.Lab, native measure.Report, node *measure.R
 		} else {
 			value += " · –"
 		}
-		t.add(fmt.Sprintf("cluster sampling's %s clustering of %s (k = 100)", c.Set, c.Dataset), value, "report", "")
+		t.add(fmt.Sprintf("cluster sampling's %s clustering of %s (k = 100)", c.Set, c.Dataset), value, report, "")
 	}
 
 	t.section("change-rate estimation (native · wasm in Node)")
@@ -372,7 +416,7 @@ func throughputRows(t *table, l *lab.Lab, native measure.Report, node *measure.R
 	} else {
 		value += " · –"
 	}
-	t.add(fmt.Sprintf("MLE histories/s (%d intervals)", measure.MLEIntervals), value, "≥ 1,000,000/s native", verdict(ok))
+	t.add(fmt.Sprintf("MLE histories/s (%d intervals)", measure.MLEIntervals), value, budgetMLE, verdict(ok))
 }
 
 func clusterMs(c measure.Clustering) string {
@@ -1124,7 +1168,7 @@ func mib(b float64) string { return fmt.Sprintf("%.1f MiB", b/(1<<20)) }
 func interactionRows(t *table, br *browserFigures, brErr error) {
 	t.section(fmt.Sprintf("lessons: a slider's input event → the redrawn chart, %d arrow-key presses on one slider per lesson (see sliderLabel: the budget where it has room; each press a new value), headless Chromium; each lesson three times: as a learner stepping with the keys gets it (the page computes the next values' previews ahead), with look-ahead off (every press waits for the lab, as a jump to an unforeseen value does), and stepping with the keys after a pause on each value (%d presses, each %.2f s after the redraw, while the page computes the full run of the value before)", *presses, pacedPresses, pacedPause.Seconds()))
 	if brErr != nil {
-		t.fail("slider → chart", "p95 < 50 ms", brErr)
+		t.fail("slider → chart", budgetSlider, brErr)
 		return
 	}
 	for _, in := range br.interactions {
@@ -1136,7 +1180,7 @@ func interactionRows(t *table, br *browserFigures, brErr error) {
 			name += fmt.Sprintf(", a press every %.2f s", in.pause.Seconds())
 		}
 		if in.err != nil {
-			t.fail(name, "p95 < 50 ms", in.err)
+			t.fail(name, budgetSlider, in.err)
 			continue
 		}
 		p95 := measure.Quantile(in.timings, 0.95)
@@ -1178,7 +1222,7 @@ func interactionRows(t *table, br *browserFigures, brErr error) {
 				}
 			}
 		}
-		t.add(name, value, "p95 < 50 ms", verdict(p95 < 50))
+		t.add(name, value, budgetSlider, verdict(p95 < 50))
 	}
 }
 
@@ -1186,16 +1230,16 @@ func uploadRows(t *table, br *browserFigures, brErr error) {
 	t.section("upload: a generated crawl log read in the browser (WebAssembly worker), set with SetUploadFiles")
 	name := fmt.Sprintf("%s-row log → summary shown", thousands(*pages**crawls))
 	if brErr != nil {
-		t.fail(name, "< 3 s", brErr)
+		t.fail(name, budgetUpload, brErr)
 		return
 	}
 	u := br.upload
 	if u.err != nil {
-		t.fail(name, "< 3 s", u.err)
+		t.fail(name, budgetUpload, u.err)
 		return
 	}
 	name = fmt.Sprintf("%s rows (%s pages × %d crawls, %.0f MB) → summary", thousands(u.rows), thousands(u.pages), u.cycles+1, float64(u.bytes)/1e6)
-	t.add(name, fmt.Sprintf("%.2f s (%.2f s seen from Go)", u.pageMs/1000, u.wallMs/1000), "< 3 s", verdict(u.pageMs < 3000))
+	t.add(name, fmt.Sprintf("%.2f s (%.2f s seen from Go)", u.pageMs/1000, u.wallMs/1000), budgetUpload, verdict(u.pageMs < 3000))
 	want := map[string]string{"Pages": thousands(u.pages), "Sites": thousands(u.sites), "Crawl rows": thousands(u.rows)}
 	for k, v := range want {
 		if u.summary[k] != v {
@@ -1203,24 +1247,24 @@ func uploadRows(t *table, br *browserFigures, brErr error) {
 		}
 	}
 	if u.drawErr != nil {
-		t.fail("then every policy drawn on it", "report", u.drawErr)
+		t.fail("then every policy drawn on it", report, u.drawErr)
 	} else {
-		t.add("then every policy drawn on it (10 repeats)", fmt.Sprintf("%.1f s after the file was set", u.drawnMs/1000), "report", "")
+		t.add("then every policy drawn on it (10 repeats)", fmt.Sprintf("%.1f s after the file was set", u.drawnMs/1000), report, "")
 	}
 	for _, m := range []struct {
 		when string
 		m    memory
 	}{{"after the summary", u.memSummary}, {afterDraw(u.drawErr), u.memDrawn}} {
 		if m.m.err != nil {
-			t.fail("memory "+m.when, "bounded, reported", m.m.err)
+			t.fail("memory "+m.when, budgetMemory, m.m.err)
 			continue
 		}
 		pm := ""
 		if m.m.perfMemory > 0 {
 			pm = fmt.Sprintf(", performance.memory %s", mib(m.m.perfMemory))
 		}
-		t.add("page JS heap "+m.when, fmt.Sprintf("%s used of %s, array buffers %s%s", mib(m.m.pageUsed), mib(m.m.pageTotal), mib(m.m.pageBacking), pm), "report", "")
-		t.add("lab worker "+m.when, fmt.Sprintf("wasm memory %s (never shrinks: its peak), JS heap %s, array buffers %s (after a forced GC: %s, %s)", mib(m.m.wasm), mib(m.m.workerUsed), mib(m.m.workerBacking), mib(m.m.workerLiveUsed), mib(m.m.workerLiveBacking)), "report", "")
+		t.add("page JS heap "+m.when, fmt.Sprintf("%s used of %s, array buffers %s%s", mib(m.m.pageUsed), mib(m.m.pageTotal), mib(m.m.pageBacking), pm), report, "")
+		t.add("lab worker "+m.when, fmt.Sprintf("wasm memory %s (never shrinks: its peak), JS heap %s, array buffers %s (after a forced GC: %s, %s)", mib(m.m.wasm), mib(m.m.workerUsed), mib(m.m.workerBacking), mib(m.m.workerLiveUsed), mib(m.m.workerLiveBacking)), report, "")
 	}
 }
 
@@ -1239,23 +1283,23 @@ func sizeRows(t *table) {
 		t.fail("lab.wasm", "", err)
 		return
 	}
-	t.add("lab.wasm raw", bytesText(len(raw)), "report", "")
+	t.add("lab.wasm raw", bytesText(len(raw)), report, "")
 	var gz bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 	zw.Write(raw)
 	zw.Close()
-	t.add("lab.wasm gzip (best)", bytesText(gz.Len()), "report", "")
+	t.add("lab.wasm gzip (best)", bytesText(gz.Len()), report, "")
 	bro, err := exec.LookPath("brotli")
 	if err != nil {
-		t.add("lab.wasm brotli", "brotli not installed", "< 2 MB", "n/a")
+		t.add("lab.wasm brotli", "brotli not installed", budgetWasm, "n/a")
 		return
 	}
 	out, err := exec.Command(bro, "-c", "-q", "11", filepath.Join(*dist, "lab.wasm")).Output()
 	if err != nil {
-		t.fail("lab.wasm brotli -q 11", "< 2 MB", err)
+		t.fail("lab.wasm brotli -q 11", budgetWasm, err)
 		return
 	}
-	t.add("lab.wasm brotli -q 11", bytesText(len(out)), "< 2 MB", verdict(len(out) < 2_000_000))
+	t.add("lab.wasm brotli -q 11", bytesText(len(out)), budgetWasm, verdict(len(out) < 2_000_000))
 }
 
 func bytesText(n int) string {

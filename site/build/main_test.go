@@ -1,0 +1,115 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/refreshlab/refreshlab/core/lab"
+)
+
+// TestSourcesPage builds the site and checks the Sources page: it is
+// written, every page's navigation and the home page link to it, and what
+// it names exists: each Go test it cites is defined in the repository,
+// each lesson it links to is built, and each policy, estimator, schedule
+// or dataset id it quotes is in the lab's catalog.
+func TestSourcesPage(t *testing.T) {
+	out := t.TempDir()
+	root := filepath.Join("..", "..")
+	sources := filepath.Join(root, "site", "sources.md")
+	if err := build(out, filepath.Join(root, "lessons"), filepath.Join(root, "site", "static"), filepath.Join(root, "site", "templates"), sources); err != nil {
+		t.Fatal(err)
+	}
+	read := func(path string) string {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	page := read("sources.html")
+	if !strings.Contains(page, `<h1 id="sources">Sources</h1>`) || !strings.Contains(page, `aria-current="page">Sources</a>`) {
+		t.Errorf("sources.html lacks its heading or its current-page mark in the navigation")
+	}
+	if strings.Contains(page, `id="engine"`) {
+		t.Errorf("sources.html shows the lab's status, but the page runs no lab")
+	}
+	if !strings.Contains(read("index.html"), `<a href="sources.html">Sources</a> page`) {
+		t.Errorf("the home page does not link to the Sources page")
+	}
+	for _, p := range []string{"index.html", "upload.html", "lessons/optimal-schedules.html"} {
+		prefix := ""
+		if strings.HasPrefix(p, "lessons/") {
+			prefix = "../"
+		}
+		if !strings.Contains(read(p), `<a href="`+prefix+`sources.html">Sources</a>`) {
+			t.Errorf("%s: no link to the Sources page in its navigation", p)
+		}
+	}
+
+	src, err := os.ReadFile(sources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+
+	// The tests it cites.
+	defined := map[string]bool{}
+	funcTest := regexp.MustCompile(`(?m)^func (Test\w+)\(`)
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "dist" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(path, "_test.go") {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for _, m := range funcTest.FindAllStringSubmatch(string(b), -1) {
+				defined[m[1]] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cited := regexp.MustCompile("`(Test\\w+)`").FindAllStringSubmatch(text, -1)
+	if len(cited) < 20 {
+		t.Errorf("the Sources page cites %d tests; expected the tests behind each reference number", len(cited))
+	}
+	for _, m := range cited {
+		if !defined[m[1]] {
+			t.Errorf("the Sources page cites %s, which no test file defines", m[1])
+		}
+	}
+
+	// The lessons it links to.
+	for _, m := range regexp.MustCompile(`\]\((lessons/[a-z0-9-]+\.html)\)`).FindAllStringSubmatch(text, -1) {
+		if _, err := os.Stat(filepath.Join(out, m[1])); err != nil {
+			t.Errorf("the Sources page links to %s, which the build did not write", m[1])
+		}
+	}
+
+	// The ids it quotes.
+	l := lab.New()
+	var ids []string
+	for _, d := range l.Policies() {
+		ids = append(ids, d.ID)
+	}
+	for _, d := range l.Datasets() {
+		ids = append(ids, d.ID)
+	}
+	for _, m := range regexp.MustCompile("`([a-z0-9]+(?:-[a-z0-9]+)*)`").FindAllStringSubmatch(text, -1) {
+		if !slices.Contains(ids, m[1]) {
+			t.Errorf("the Sources page quotes `%s`, which is no policy, estimator, schedule or dataset of the catalog", m[1])
+		}
+	}
+}
