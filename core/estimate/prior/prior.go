@@ -14,7 +14,7 @@ import (
 	"slices"
 
 	"github.com/refreshlab/refreshlab/core/estimate"
-	"github.com/refreshlab/refreshlab/core/estimate/internal/detmath"
+	"github.com/refreshlab/refreshlab/core/internal/detmath"
 )
 
 // Induced is the prior on λ that two pseudo-intervals induce: "the posterior
