@@ -7,6 +7,7 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/refresh"
+	"github.com/refreshlab/refreshlab/core/stat"
 )
 
 // Parameters of adaptive sampling, shared with site-grouped.
@@ -69,7 +70,7 @@ func AdaptiveDescriptors() []refresh.Descriptor {
 // No history is kept from one cycle to the next.
 type Adaptive struct {
 	kappa int
-	z     float64 // two-sided standard normal quantile of α
+	z     float64 // two-sided standard normal quantile of α: P(|Z| ≤ z) = α
 	rng   *rand.Rand
 	pages [][]int32 // each site's pages; the first done[w] were downloaded this cycle
 
@@ -98,7 +99,7 @@ func NewAdaptive(env refresh.Env) *Adaptive {
 func newAdaptive(sites int, params param.Values) *Adaptive {
 	return &Adaptive{
 		kappa: params.Int("kappa", 1),
-		z:     normalQuantile2(params.Float("alpha", 0.95)),
+		z:     stat.NormalQuantile((1 + params.Float("alpha", 0.95)) / 2),
 		pages: make([][]int32, sites), order: make([]int, sites), live: make([]int, 0, sites), rank: make([]int, 0, sites),
 		sampled: make([]int, sites), changed: make([]int, sites), done: make([]int, sites),
 		est: make([]float64, sites), lo: make([]float64, sites), hi: make([]float64, sites),
@@ -286,12 +287,4 @@ func WilsonInterval(x, n, pages int, z float64) (lo, hi float64) {
 		hi = 1
 	}
 	return lo, hi
-}
-
-// normalQuantile2 returns z with P(|Z| ≤ z) = alpha for a standard normal
-// Z: √2·erfinv(alpha). math.Erfinv calls math.Log for alpha above 0.85,
-// which is assembly on amd64 and pure Go in WebAssembly and may differ in
-// the last bit; z is rounded to 1e-9 so both compute the same intervals.
-func normalQuantile2(alpha float64) float64 {
-	return math.Round(math.Sqrt2*math.Erfinv(alpha)*1e9) / 1e9
 }

@@ -2,7 +2,6 @@ package sampling
 
 import (
 	"fmt"
-	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -11,8 +10,8 @@ import (
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/refresh"
+	"github.com/refreshlab/refreshlab/core/stat"
 	"github.com/refreshlab/refreshlab/core/synth"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // wilsonByBisection finds the interval of WilsonInterval independently:
@@ -103,29 +102,6 @@ func TestWilsonInterval(t *testing.T) {
 		if lo, hi := WilsonInterval(x, 5, 5, z95); lo != float64(x)/5 || hi != float64(x)/5 {
 			t.Errorf("WilsonInterval(%d, 5, 5) = (%v, %v), want the exact fraction", x, lo, hi)
 		}
-	}
-}
-
-// TestNormalQuantile2 checks z against gonum's normal quantile, and pins
-// its bits for a grid of levels: the same hash natively and under
-// GOOS=js GOARCH=wasm means both platforms compute the same intervals.
-func TestNormalQuantile2(t *testing.T) {
-	h := fnv.New64a()
-	for i := 500; i <= 999; i++ {
-		alpha := float64(i) / 1000
-		z := normalQuantile2(alpha)
-		want := distuv.UnitNormal.Quantile((1 + alpha) / 2)
-		if math.Abs(z-want) > 1e-8 {
-			t.Errorf("normalQuantile2(%v) = %v, want %v", alpha, z, want)
-		}
-		fmt.Fprintf(h, "%x;", math.Float64bits(z))
-	}
-	if got := normalQuantile2(0.95); got != 1.959963985 {
-		t.Errorf("normalQuantile2(0.95) = %v, want 1.959963985", got)
-	}
-	const pinned = 0x9eafb894325de8d2
-	if sum := h.Sum64(); sum != pinned {
-		t.Errorf("hash of z over α = 0.500…0.999 is %#x, pinned %#x: a platform computes other quantiles", sum, uint64(pinned))
 	}
 }
 
@@ -427,7 +403,7 @@ func TestAdaptiveExpectation(t *testing.T) {
 	const reps = 20000
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			want := adaptiveExpectation(tt.n, tt.k, tt.budget, tt.kappa, normalQuantile2(tt.alpha))
+			want := adaptiveExpectation(tt.n, tt.k, tt.budget, tt.kappa, stat.NormalQuantile((1+tt.alpha)/2))
 			sim := refresh.NewSim(tt.d)
 			found := make([]float64, reps)
 			var a *Adaptive
@@ -449,7 +425,7 @@ func TestAdaptiveExpectation(t *testing.T) {
 		})
 	}
 	greedy, _ := ExpectedChangeRatio(synth.AlQaaidehExample(1), 100, 10, Greedy)
-	adaptive := adaptiveExpectation([]int{100, 100}, []int{70, 40}, 100, 10, normalQuantile2(0.95)) / 100
+	adaptive := adaptiveExpectation([]int{100, 100}, []int{70, 40}, 100, 10, stat.NormalQuantile(0.975)) / 100
 	t.Logf("§2.5.4 example, exact ChangeRatio: greedy with 10-page samples %.4f, adaptive κ=10 α=0.95 %.4f", greedy, adaptive)
 }
 
