@@ -33,3 +33,15 @@ func ExampleTQuantile() {
 	// t(0.975, 1000) = 1.9623
 	// z(0.975) = 1.9600
 }
+
+// A site of 100 pages, 10 sampled, 3 of them changed: the 95% interval of
+// its change fraction, with and without the finite-population correction.
+func ExampleWilsonInterval() {
+	lo, hi := stat.WilsonInterval(3, 10, 100, stat.NormalQuantile(0.975))
+	fmt.Printf("finite site: %.3f to %.3f\n", lo, hi)
+	lo, hi = stat.WilsonInterval(3, 10, 1<<40, stat.NormalQuantile(0.975))
+	fmt.Printf("endless site: %.3f to %.3f\n", lo, hi)
+	// Output:
+	// finite site: 0.113 to 0.591
+	// endless site: 0.108 to 0.603
+}

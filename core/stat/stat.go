@@ -1,8 +1,8 @@
 // Package stat holds the statistics the lab shares: the summary of a metric
 // across an experiment's repeats (its mean and the 95% confidence interval
-// of that mean), and the normal and Student-t quantiles behind intervals
-// and sampling decisions, which give the same bits natively and in
-// WebAssembly.
+// of that mean); the normal and Student-t quantiles and Wilson's interval
+// for a proportion, behind intervals and sampling decisions. All give the
+// same bits natively and in WebAssembly.
 package stat
 
 import (
