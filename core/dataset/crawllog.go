@@ -8,13 +8,14 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/bits"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/refreshlab/refreshlab/core/stat"
 )
 
 // CrawlLogOptions controls ReadCrawlLog.
@@ -639,7 +640,7 @@ func (lr *logRead) build(opt CrawlLogOptions, sum *CrawlLogSummary) (*Dataset, *
 				Expected: "at least one page crawled twice at different times, to infer the cycle length",
 				Got:      "none", described: true}
 		}
-		L = median(gaps) / 1e9
+		L = stat.Median(gaps) / 1e9
 		sum.CycleInferred = true
 	}
 
@@ -706,56 +707,6 @@ func (lr *logRead) build(opt CrawlLogOptions, sum *CrawlLogSummary) (*Dataset, *
 		sum.ChangeRate = float64(changes) / float64(sum.Crawls)
 	}
 	return d, sum, nil
-}
-
-// median returns the median of a, reordering it: the middle value, or the
-// mean of the two middle ones.
-func median(a []int64) float64 {
-	m := len(a) / 2
-	hi := nth(a, m)
-	if len(a)%2 == 1 {
-		return float64(hi)
-	}
-	return (float64(slices.Max(a[:m])) + float64(hi)) / 2
-}
-
-// nth reorders a so that a[k] is the value it would have were a sorted, with
-// smaller or equal values before it, and returns a[k]. It is quickselect
-// with a three-way partition (gaps are often all equal), falling back to
-// sorting when the pivots are poor.
-func nth(a []int64, k int) int64 {
-	lo, hi := 0, len(a)-1
-	for budget := 2*bits.Len(uint(len(a))) + 8; lo < hi; budget-- {
-		if budget == 0 {
-			slices.Sort(a[lo : hi+1])
-			break
-		}
-		x, y, z := a[lo], a[lo+(hi-lo)/2], a[hi]
-		p := max(min(x, y), min(max(x, y), z)) // median of three
-		lt, i, gt := lo, lo, hi
-		for i <= gt {
-			switch v := a[i]; {
-			case v < p:
-				a[lt], a[i] = v, a[lt]
-				lt++
-				i++
-			case v > p:
-				a[i], a[gt] = a[gt], v
-				gt--
-			default:
-				i++
-			}
-		}
-		switch {
-		case k < lt:
-			hi = lt - 1
-		case k > gt:
-			lo = gt + 1
-		default:
-			return p
-		}
-	}
-	return a[k]
 }
 
 // cycleUnit names a cycle of L seconds.

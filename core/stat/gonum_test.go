@@ -10,9 +10,12 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/refreshlab/refreshlab/core/stat"
+	gstat "gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -247,5 +250,89 @@ func TestWilsonInterval(t *testing.T) {
 	l3, h3 := stat.WilsonInterval(30, 100, 1000, stat.NormalQuantile(0.9))
 	if !(l2 < l1 && h2 > h1 && l3 > l1 && h3 < h1) {
 		t.Errorf("interval widths out of order: [%v %v] [%v %v] [%v %v]", l1, h1, l2, h2, l3, h3)
+	}
+}
+
+// sortedMedian is the median by sorting a copy of x: the middle value, or
+// the mean of the two middle ones.
+func sortedMedian[T int64 | float64](x []T) float64 {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return float64(s[n/2])
+	}
+	return (float64(s[n/2-1]) + float64(s[n/2])) / 2
+}
+
+// TestMedian checks Median against gonum's empirical quantile at ½ (the
+// middle value) for odd counts, and against the median of the sorted
+// values for every count, on random float64 and int64 values with many
+// repeats, infinities and wide ranges, and on a few cases by hand.
+func TestMedian(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	for _, tt := range []struct {
+		x    []float64
+		want float64
+	}{
+		{nil, nan},
+		{[]float64{3}, 3},
+		{[]float64{2, 1}, 1.5},
+		{[]float64{5, 1, 3}, 3},
+		{[]float64{2, 2, 2, 2}, 2},
+		{[]float64{inf, 1}, inf},
+		{[]float64{inf, 1, inf, 0}, inf},
+		{[]float64{-inf, inf}, nan},
+		{[]float64{inf, 2, inf, 1, inf, inf}, inf},
+		// The mean of the middle values, rounded once: 1.4000000000000000777…
+		// (0.6 + (2.2 − 0.6)/2 rounds twice, to 1.4).
+		{[]float64{2.2, 0.6}, 1.4000000000000001},
+	} {
+		got := stat.Median(slices.Clone(tt.x))
+		if got != tt.want && !(math.IsNaN(got) && math.IsNaN(tt.want)) {
+			t.Errorf("Median(%v) = %v, want %v", tt.x, got, tt.want)
+		}
+	}
+	if got := stat.Median([]int64{1 << 62, 1<<62 + 1}); got != 1<<62 {
+		t.Errorf("Median of two int64 = %v", got)
+	}
+
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, n := range []int{1, 2, 3, 15, 16, 17, 31, 32, 33, 100, 299, 1000, 1001} {
+		for _, spread := range []int64{1, 3, 1000, 1 << 40} {
+			f := make([]float64, n)
+			a := make([]int64, n)
+			for i := range n {
+				a[i] = rng.Int64N(spread)
+				f[i] = float64(rng.Int64N(spread)) / 7
+				if rng.IntN(10) == 0 {
+					f[i] = inf
+				}
+			}
+			if want := sortedMedian(f); stat.Median(slices.Clone(f)) != want {
+				t.Fatalf("Median of %d float64 values below %d = %v, sorting %v", n, spread, stat.Median(slices.Clone(f)), want)
+			}
+			if want := sortedMedian(a); stat.Median(slices.Clone(a)) != want {
+				t.Fatalf("Median of %d int64 values below %d = %v, sorting %v", n, spread, stat.Median(slices.Clone(a)), want)
+			}
+			if n%2 == 1 {
+				s := slices.Sorted(slices.Values(f))
+				if want := gstat.Quantile(0.5, gstat.Empirical, s, nil); stat.Median(f) != want {
+					t.Fatalf("Median of %d float64 values = %v, gonum %v", n, stat.Median(f), want)
+				}
+			}
+		}
+	}
+	// Already sorted and organ-pipe inputs, which defeat some pivot rules,
+	// must take linear time, not quadratic (a million values).
+	a := make([]int64, 1<<20)
+	for i := range a {
+		a[i] = int64(min(i, len(a)-i))
+	}
+	if got, want := stat.Median(a), float64(len(a)/4); got != want {
+		t.Errorf("median of organ pipe = %v, want %v", got, want)
+	}
+	if got, want := stat.Median(a), float64(len(a)/4); got != want { // now sorted
+		t.Errorf("median of sorted organ pipe = %v, want %v", got, want)
 	}
 }
