@@ -66,9 +66,12 @@ func NormalQuantile(p float64) float64 {
 // For nu ≤ 300 it bisects the exact distribution function of integer
 // degrees of freedom (Abramowitz & Stegun 26.7.3–4: with θ = atan(t/√ν), a
 // finite series in sin θ and cos θ, which are algebraic in t), which costs
-// about 60 evaluations of a series of ν/2 terms. Above, it uses the
-// Cornish–Fisher expansion in 1/ν to the fourth order (A&S 26.7.5) around
-// NormalQuantile(p), whose error there is below 1e-9 relative.
+// about 60 evaluations of a series of ν/2 terms; the relative error is
+// below 1e-13 for p in [0.01, 0.99] (3e-13 at 0.001 and 0.999) and grows in
+// the far tails (3e-11 at p = 1 − 10⁻⁶), where the function is compared
+// with a number close to 1. Above, it uses the Cornish–Fisher expansion in
+// 1/ν to the fourth order (A&S 26.7.5) around NormalQuantile(p), whose
+// error there is below 1e-9 relative.
 func TQuantile(p float64, nu int) float64 {
 	switch {
 	case !(p >= 0 && p <= 1) || nu < 1:
