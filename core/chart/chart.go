@@ -13,7 +13,10 @@
 package chart
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash"
+	"hash/fnv"
 	"math"
 	"strings"
 
@@ -204,20 +207,25 @@ func size(w, h int) (int, int) {
 
 // hasher derives element ids from the content of a chart, so that output
 // is deterministic and two different charts on one page do not share ids.
-// It is 64-bit FNV-1a, written out so that hashing a long series costs no
-// interface calls (which are slow in WebAssembly).
-type hasher struct{ h uint64 }
+// It is 64-bit FNV-1a (hash/fnv) of the chart's strings, lengths and
+// numbers, each number as its 8 bytes, least significant first.
+type hasher struct {
+	h   hash.Hash64
+	buf [64]byte // bytes on their way to h, which then need no allocation
+}
 
 func newHasher(kind string) *hasher {
-	h := &hasher{14695981039346656037}
+	h := &hasher{h: fnv.New64a()}
 	h.str(kind)
 	return h
 }
 
 func (h *hasher) str(s string) {
 	h.int(len(s))
-	for i := 0; i < len(s); i++ {
-		h.h = (h.h ^ uint64(s[i])) * 1099511628211
+	for len(s) > 0 {
+		n := copy(h.buf[:], s)
+		h.h.Write(h.buf[:n])
+		s = s[n:]
 	}
 }
 
@@ -233,10 +241,8 @@ func (h *hasher) f64s(vs []float64) {
 }
 
 func (h *hasher) u64(v uint64) {
-	for i := 0; i < 8; i++ {
-		h.h = (h.h ^ (v & 0xff)) * 1099511628211
-		v >>= 8
-	}
+	binary.LittleEndian.PutUint64(h.buf[:], v)
+	h.h.Write(h.buf[:8])
 }
 
 func (h *hasher) rng(r *Range) {
@@ -249,7 +255,7 @@ func (h *hasher) rng(r *Range) {
 	h.f64(r.Max)
 }
 
-func (h *hasher) id() string { return fmt.Sprintf("chart-%012x", h.h>>16) }
+func (h *hasher) id() string { return fmt.Sprintf("chart-%012x", h.h.Sum64()>>16) }
 
 // cleanID keeps the characters of id that are safe in an XML id and in
 // url(#...), or returns "" if none are left.

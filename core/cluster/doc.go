@@ -14,9 +14,9 @@
 //     τ of eq. 2–3, and the choice of k by v-fold cross-validation
 //     (CrossValidate, Elbow);
 //   - §4.1 samples nearest the centroid and the t-test's "sufficient"
-//     sample (TQuantile, Sufficient), §4.2 the download probability
-//     φ = 1 − e^(−λ) (eq. 4, Phi) from a page's change history weighted by
-//     nad, sad, aad or gad (eq. 5, Weights, History);
+//     sample (Sufficient, with core/stat's t quantile), §4.2 the download
+//     probability φ = 1 − e^(−λ) (eq. 4, Phi) from a page's change history
+//     weighted by nad, sad, aad or gad (eq. 5, Weights, History);
 //   - the policy, "cluster-sampling" (Policy, Descriptors).
 //
 // Each reading of ours where the paper is silent or garbled is written

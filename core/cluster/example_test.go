@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/refreshlab/refreshlab/core/cluster"
+	"github.com/refreshlab/refreshlab/core/stat"
 	"github.com/refreshlab/refreshlab/core/textvec"
 )
 
@@ -40,7 +41,7 @@ func ExampleBisect() {
 // §4.1, and how many pages a sample with standard deviation 0.3 needs to
 // pin its mean within ±0.1 at 80% confidence.
 func ExampleSufficient() {
-	fmt.Printf("t(0.8, 9) = %.4f\n", cluster.TQuantile(0.8, 9))
+	fmt.Printf("t(0.8, 9) = %.4f\n", stat.TQuantile((1+0.8)/2, 9))
 	for m := 2; ; m++ {
 		if cluster.Sufficient(m, 0.3*0.3, 0.8, 0.1, nil) {
 			fmt.Println("sufficient at", m, "pages")

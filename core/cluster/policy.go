@@ -8,6 +8,7 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/refresh"
+	"github.com/refreshlab/refreshlab/core/stat"
 )
 
 // Defaults of the policy's parameters.
@@ -213,7 +214,7 @@ func New(env refresh.Env) (*Policy, error) {
 		// samples (k = 1 with a large budget) compute theirs.
 		tq := make([]float64, 4096)
 		for nu := 1; nu < len(tq); nu++ {
-			tq[nu] = TQuantile(p.conf, nu)
+			tq[nu] = stat.TQuantile((1+p.conf)/2, nu)
 		}
 		return tq, nil
 	})

@@ -1,112 +1,6 @@
 package cluster
 
-import "math"
-
-// TQuantile returns the two-sided Student-t critical value for a
-// confidence level conf with nu degrees of freedom: the t such that
-// P(|T| ≤ t) = conf (the (1+conf)/2 quantile).
-//
-// It is computed with +, −, ×, ÷, Sqrt and Atan only, which are the same
-// bits natively and in WebAssembly (gonum's quantile goes through
-// math.Exp and math.Log, which amd64 computes in assembly and may round
-// differently in the last bit), so the sampling decisions built on it do
-// not depend on the platform:
-//
-//   - for ν ≤ 300, by bisection on the exact CDF of integer degrees of
-//     freedom (Abramowitz & Stegun 26.7.3–4, with θ = atan(t/√ν): a finite
-//     series in sin θ and cos θ, which are algebraic in t);
-//   - above, by the Cornish–Fisher expansion in 1/ν to the fourth order
-//     (A&S 26.7.5) around the normal quantile (Wichura's AS 241), whose
-//     error there is below 1e-9.
-//
-// conf must be in (0, 1); nu ≥ 1.
-func TQuantile(conf float64, nu int) float64 {
-	if nu <= 300 {
-		lo, hi := 0.0, 1.0
-		for tCentral(hi, nu) < conf {
-			hi *= 2
-		}
-		for range 200 {
-			mid := (lo + hi) / 2
-			if mid == lo || mid == hi {
-				break
-			}
-			if tCentral(mid, nu) < conf {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
-		return (lo + hi) / 2
-	}
-	z := normalQuantile((1 + conf) / 2)
-	v := float64(nu)
-	z2 := z * z
-	g1 := (z2 + 1) * z / 4
-	g2 := ((5*z2+16)*z2 + 3) * z / 96
-	g3 := (((3*z2+19)*z2+17)*z2 - 15) * z / 384
-	g4 := ((((79*z2+776)*z2+1482)*z2-1920)*z2 - 945) * z / 92160
-	return z + g1/v + g2/(v*v) + g3/(v*v*v) + g4/(v*v*v*v)
-}
-
-// tCentral returns P(|T| ≤ t) for Student's t with nu degrees of freedom
-// (A&S 26.7.3 for odd ν, 26.7.4 for even ν).
-func tCentral(t float64, nu int) float64 {
-	v := float64(nu)
-	r := math.Sqrt(v + t*t)
-	sin, cos := t/r, math.Sqrt(v)/r
-	c2 := cos * cos
-	if nu%2 == 0 {
-		// sin θ · [1 + ½cos²θ + (1·3)/(2·4)cos⁴θ + …], ν/2 terms.
-		sum, term := 1.0, 1.0
-		for k := 1; k <= (nu-2)/2; k++ {
-			term *= c2 * float64(2*k-1) / float64(2*k)
-			sum += term
-		}
-		return sin * sum
-	}
-	theta := math.Atan(t / math.Sqrt(v))
-	if nu == 1 {
-		return 2 * theta / math.Pi
-	}
-	// (2/π)[θ + sin θ (cos θ + (2/3)cos³θ + … )], (ν−1)/2 terms.
-	sum, term := cos, cos
-	for k := 1; k <= (nu-3)/2; k++ {
-		term *= c2 * float64(2*k) / float64(2*k+1)
-		sum += term
-	}
-	return 2 / math.Pi * (theta + sin*sum)
-}
-
-// normalQuantile is Wichura's algorithm AS 241 (PPND16) for the standard
-// normal quantile, with ln x computed as Log1p(x − 1) (pure Go).
-func normalQuantile(p float64) float64 {
-	q := p - 0.5
-	if math.Abs(q) <= 0.425 {
-		r := 0.180625 - q*q
-		return q * (((((((2509.0809287301226727*r+33430.575583588128105)*r+67265.770927008700853)*r+45921.953931549871457)*r+13731.693765509461125)*r+1971.5909503065514427)*r+133.14166789178437745)*r + 3.387132872796366608) /
-			(((((((5226.495278852545925*r+28729.085735721942674)*r+39307.89580009271061)*r+21213.794301586595867)*r+5394.1960214247511077)*r+687.1870074920579083)*r+42.313330701600911252)*r + 1)
-	}
-	r := p
-	if q > 0 {
-		r = 1 - p
-	}
-	r = math.Sqrt(-math.Log1p(r - 1))
-	var x float64
-	if r <= 5 {
-		r -= 1.6
-		x = (((((((7.7454501427834140764e-4*r+0.0227238449892691845833)*r+0.24178072517745061177)*r+1.27045825245236838258)*r+3.64784832476320460504)*r+5.7694972214606914055)*r+4.6303378461565452959)*r + 1.42343711074968357734) /
-			(((((((1.05075007164441684324e-9*r+5.475938084995344946e-4)*r+0.0151986665636164571966)*r+0.14810397642748007459)*r+0.68976733498510000455)*r+1.6763848301838038494)*r+2.05319162663775882187)*r + 1)
-	} else {
-		r -= 5
-		x = (((((((2.01033439929228813265e-7*r+2.71155556874348757815e-5)*r+0.0012426609473880784386)*r+0.026532189526576123093)*r+0.29656057182850489123)*r+1.7848265399172913358)*r+5.4637849111641143699)*r + 6.6579046435011037772) /
-			(((((((2.04426310338993978564e-15*r+1.4215117583164458887e-7)*r+1.8463183175100546818e-5)*r+7.868691311456132591e-4)*r+0.0148753612908506148525)*r+0.13692988092273580531)*r+0.59983220655588793769)*r + 1)
-	}
-	if q < 0 {
-		x = -x
-	}
-	return x
-}
+import "github.com/refreshlab/refreshlab/core/stat"
 
 // Sufficient reports whether a sample of m values with mean and sample
 // variance (divisor m−1) var is "sufficient" in Tan et al.'s sense (§4.1):
@@ -114,8 +8,10 @@ func normalQuantile(p float64) float64 {
 // within ±delta of the sample mean, i.e. the half-width of the t
 // confidence interval, t_{(1+conf)/2, m−1} · s/√m, is at most delta.
 // Fewer than two values are never sufficient (the t-test needs a variance).
-// tq, when not nil, gives TQuantile(conf, ν) at index ν (a table the
-// policy builds once); beyond its end TQuantile is called.
+// tq, when not nil, gives the critical value stat.TQuantile((1+conf)/2, ν)
+// at index ν (a table the policy builds once); beyond its end it is
+// computed. That quantile has the same bits natively and in WebAssembly,
+// so the decision does not depend on the platform.
 func Sufficient(m int, variance, conf, delta float64, tq []float64) bool {
 	if m < 2 {
 		return false
@@ -124,7 +20,7 @@ func Sufficient(m int, variance, conf, delta float64, tq []float64) bool {
 	if m-1 < len(tq) {
 		t = tq[m-1]
 	} else {
-		t = TQuantile(conf, m-1)
+		t = stat.TQuantile((1+conf)/2, m-1)
 	}
 	// t·s/√m ≤ δ  ⇔  t²·s² ≤ δ²·m, without a square root.
 	return t*t*variance <= delta*delta*float64(m)

@@ -2,19 +2,23 @@ package dataset
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"hash"
+	"hash/fnv"
 	"io"
 	"math"
-	"math/bits"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/refreshlab/refreshlab/core/stat"
 )
 
 // CrawlLogOptions controls ReadCrawlLog.
@@ -158,7 +162,7 @@ func ReadCrawlLog(r io.Reader, opt CrawlLogOptions) (*Dataset, *CrawlLogSummary,
 // logs both are: a UTF-8 byte order mark skipped, '#' comments, fields
 // trimmed of leading space, the bytes hashed and counted as they pass.
 func newLogRead(r io.Reader, progress func(int64)) *logRead {
-	in := &logReader{r: r, sum: fnvOffset, line: 1, progress: progress, nextReport: progressEvery}
+	in := &logReader{r: r, sum: fnv.New64a(), line: 1, progress: progress, nextReport: progressEvery}
 	br := bufio.NewReaderSize(in, 64<<10)
 	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
 		br.Discard(3)
@@ -469,7 +473,9 @@ func (lr *logRead) row(rec []string) error {
 		if cv == "" {
 			return lr.emptyError(lr.colChange, "a hash (any non-empty text)")
 		}
-		h = fnv64a(cv)
+		f := fnv.New64a()
+		f.Write([]byte(cv))
+		h = f.Sum64()
 	} else {
 		var ok bool
 		if changed, ok = parseChanged(cv); !ok {
@@ -639,7 +645,7 @@ func (lr *logRead) build(opt CrawlLogOptions, sum *CrawlLogSummary) (*Dataset, *
 				Expected: "at least one page crawled twice at different times, to infer the cycle length",
 				Got:      "none", described: true}
 		}
-		L = median(gaps) / 1e9
+		L = stat.Median(gaps) / 1e9
 		sum.CycleInferred = true
 	}
 
@@ -678,7 +684,7 @@ func (lr *logRead) build(opt CrawlLogOptions, sum *CrawlLogSummary) (*Dataset, *
 
 	d := &Dataset{
 		Info: Info{
-			ID:          fmt.Sprintf("upload-%016x", lr.in.sum)[:len("upload-")+12],
+			ID:          fmt.Sprintf("upload-%016x", lr.in.sum.Sum64())[:len("upload-")+12],
 			Name:        opt.Name,
 			Source:      "upload",
 			CycleLength: L,
@@ -706,56 +712,6 @@ func (lr *logRead) build(opt CrawlLogOptions, sum *CrawlLogSummary) (*Dataset, *
 		sum.ChangeRate = float64(changes) / float64(sum.Crawls)
 	}
 	return d, sum, nil
-}
-
-// median returns the median of a, reordering it: the middle value, or the
-// mean of the two middle ones.
-func median(a []int64) float64 {
-	m := len(a) / 2
-	hi := nth(a, m)
-	if len(a)%2 == 1 {
-		return float64(hi)
-	}
-	return (float64(slices.Max(a[:m])) + float64(hi)) / 2
-}
-
-// nth reorders a so that a[k] is the value it would have were a sorted, with
-// smaller or equal values before it, and returns a[k]. It is quickselect
-// with a three-way partition (gaps are often all equal), falling back to
-// sorting when the pivots are poor.
-func nth(a []int64, k int) int64 {
-	lo, hi := 0, len(a)-1
-	for budget := 2*bits.Len(uint(len(a))) + 8; lo < hi; budget-- {
-		if budget == 0 {
-			slices.Sort(a[lo : hi+1])
-			break
-		}
-		x, y, z := a[lo], a[lo+(hi-lo)/2], a[hi]
-		p := max(min(x, y), min(max(x, y), z)) // median of three
-		lt, i, gt := lo, lo, hi
-		for i <= gt {
-			switch v := a[i]; {
-			case v < p:
-				a[lt], a[i] = v, a[lt]
-				lt++
-				i++
-			case v > p:
-				a[i], a[gt] = a[gt], v
-				gt--
-			default:
-				i++
-			}
-		}
-		switch {
-		case k < lt:
-			hi = lt - 1
-		case k > gt:
-			lo = gt + 1
-		default:
-			return p
-		}
-	}
-	return a[k]
 }
 
 // cycleUnit names a cycle of L seconds.
@@ -808,21 +764,6 @@ func parseChanged(s string) (changed, ok bool) {
 		return false, strings.EqualFold(s, "false")
 	}
 	return false, false
-}
-
-// FNV-1a 64 parameters (as in hash/fnv).
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
-
-// fnv64a is FNV-1a 64 of s, without allocating.
-func fnv64a(s string) uint64 {
-	h := uint64(fnvOffset)
-	for i := 0; i < len(s); i++ {
-		h = (h ^ uint64(s[i])) * fnvPrime
-	}
-	return h
 }
 
 // Results of parseCrawlTime.
@@ -1035,17 +976,16 @@ func daysFromCivil(y, m, d int) int64 {
 	return int64(era)*146097 + int64(doe) - 719468
 }
 
-// logReader passes the file through, hashing its bytes (FNV-1a 64, in the
-// same pass as counting lines), counting them, reporting progress, and
-// refusing a line longer than maxLineBytes before encoding/csv would buffer
-// it whole.
+// logReader passes the file through, hashing its bytes (FNV-1a 64),
+// counting them and their lines, reporting progress, and refusing a line
+// longer than maxLineBytes before encoding/csv would buffer it whole.
 type logReader struct {
 	r          io.Reader
-	sum        uint64 // FNV-1a 64 of the bytes read
-	n          int64  // bytes read
-	line       int    // physical line of the next byte
-	lineLen    int    // bytes of the current line so far
-	err        error  // error to return after the bytes before it
+	sum        hash.Hash64 // FNV-1a 64 of the bytes read
+	n          int64       // bytes read
+	line       int         // physical line of the next byte
+	lineLen    int         // bytes of the current line so far
+	err        error       // error to return after the bytes before it
 	progress   func(int64)
 	nextReport int64
 }
@@ -1066,24 +1006,27 @@ func (lr *logReader) Read(p []byte) (int, error) {
 		return 0, lr.err
 	}
 	n, err := lr.r.Read(p)
-	h, line := lr.sum, lr.line
+	line := lr.line
 	start := -lr.lineLen // where the current line began, relative to p
-	for i, c := range p[:n] {
-		h = (h ^ uint64(c)) * fnvPrime
-		if c == '\n' {
-			if i-start > maxLineBytes {
-				break
-			}
-			line++
-			start = i + 1
+	for start < n {
+		j := bytes.IndexByte(p[max(start, 0):n], '\n')
+		if j < 0 {
+			break
 		}
+		i := max(start, 0) + j // the line's newline
+		if i-start > maxLineBytes {
+			break
+		}
+		line++
+		start = i + 1
 	}
 	if n-start > maxLineBytes {
 		// Pass on the lines before the long one; refuse the rest.
 		lr.err = &lineError{line: line}
 		return max(start, 0), nil
 	}
-	lr.sum, lr.line, lr.lineLen = h, line, n-start
+	lr.sum.Write(p[:n])
+	lr.line, lr.lineLen = line, n-start
 	lr.n += int64(n)
 	if lr.progress != nil && lr.n >= lr.nextReport {
 		lr.progress(lr.n)

@@ -911,37 +911,6 @@ func TestReadCrawlLogIDHash(t *testing.T) {
 	}
 }
 
-func TestMedian(t *testing.T) {
-	x := uint64(7)
-	for n := 1; n < 300; n++ {
-		for _, spread := range []uint64{1, 3, 1000, 1 << 40} {
-			a := make([]int64, n)
-			for i := range a {
-				x ^= x << 13
-				x ^= x >> 7
-				x ^= x << 17
-				a[i] = int64(x % spread)
-			}
-			s := slices.Sorted(slices.Values(a))
-			want := float64(s[n/2])
-			if n%2 == 0 {
-				want = (float64(s[n/2-1]) + float64(s[n/2])) / 2
-			}
-			if got := median(a); got != want {
-				t.Fatalf("median of %d values below %d = %v, want %v", n, spread, got, want)
-			}
-		}
-	}
-	// Already sorted and organ-pipe inputs must not be slow.
-	a := make([]int64, 1<<20)
-	for i := range a {
-		a[i] = int64(min(i, len(a)-i))
-	}
-	if got := median(a); got != float64(len(a)/4) && got != float64(len(a)/4)-0.5 {
-		t.Errorf("median of organ pipe = %v", got)
-	}
-}
-
 // TestWriteCrawlLogRoundTripRandom round-trips random datasets.
 func TestWriteCrawlLogRoundTripRandom(t *testing.T) {
 	x := uint64(99)

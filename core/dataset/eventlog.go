@@ -513,7 +513,7 @@ func (er *eventRead) build(opt EventLogOptions, sum *EventLogSummary) (*Dataset,
 
 	d := &Dataset{
 		Info: Info{
-			ID:          fmt.Sprintf("events-%016x", er.in.sum)[:len("events-")+12],
+			ID:          fmt.Sprintf("events-%016x", er.in.sum.Sum64())[:len("events-")+12],
 			Name:        opt.Name,
 			Source:      "upload",
 			CycleLength: L,

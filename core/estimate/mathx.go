@@ -3,7 +3,7 @@ package estimate
 import (
 	"math"
 
-	"github.com/refreshlab/refreshlab/core/estimate/internal/detmath"
+	"github.com/refreshlab/refreshlab/core/internal/detmath"
 )
 
 // expDet and lnDet are e^x and ln x, the same to the last bit natively and

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/refreshlab/refreshlab/core/stat"
 )
 
 // Schedule is how the crawler chooses each page's next crawl interval
@@ -269,13 +271,13 @@ func (p *Paths) mad(rates []float64, from, to int) (rate, period float64) {
 			d[(e-from)*np+i] = math.Abs(p.rates[e*np+i] - r)
 		}
 	}
-	rate = median(d)
+	rate = stat.Median(d)
 	for e := from; e < to; e++ {
 		for i, r := range rates {
 			d[(e-from)*np+i] = periodDeviation(p.rates[e*np+i], r)
 		}
 	}
-	return rate, median(d)
+	return rate, stat.Median(d)
 }
 
 // periodDeviation returns |1/a − 1/b|, +Inf when exactly one of them is 0
@@ -292,77 +294,4 @@ func grow(s []float64, n int) []float64 {
 		return make([]float64, n)
 	}
 	return s[:n]
-}
-
-// median returns the median of x (the mean of the two middle values for an
-// even count), reordering x. It selects in expected linear time with a
-// deterministic median-of-three pivot.
-func median(x []float64) float64 {
-	n := len(x)
-	if n == 0 {
-		return math.NaN()
-	}
-	k := n / 2
-	hi := selectK(x, k)
-	if n%2 == 1 {
-		return hi
-	}
-	lo := x[0]
-	for _, v := range x[1:k] {
-		lo = max(lo, v)
-	}
-	if math.IsInf(hi, 1) && math.IsInf(lo, 1) {
-		return hi
-	}
-	return lo + (hi-lo)/2
-}
-
-// selectK reorders x so that x[k] holds the value of rank k, everything
-// before it is ≤ and everything after it ≥, and returns x[k].
-func selectK(x []float64, k int) float64 {
-	lo, hi := 0, len(x)-1
-	for hi > lo {
-		if hi-lo < 16 { // insertion sort for short ranges
-			for i := lo + 1; i <= hi; i++ {
-				for j := i; j > lo && x[j] < x[j-1]; j-- {
-					x[j], x[j-1] = x[j-1], x[j]
-				}
-			}
-			break
-		}
-		mid := lo + (hi-lo)/2
-		if x[mid] < x[lo] {
-			x[mid], x[lo] = x[lo], x[mid]
-		}
-		if x[hi] < x[lo] {
-			x[hi], x[lo] = x[lo], x[hi]
-		}
-		if x[hi] < x[mid] {
-			x[hi], x[mid] = x[mid], x[hi]
-		}
-		pivot := x[mid]
-		i, j := lo, hi
-		for i <= j { // Hoare partition
-			for x[i] < pivot {
-				i++
-			}
-			for x[j] > pivot {
-				j--
-			}
-			if i <= j {
-				x[i], x[j] = x[j], x[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return x[k]
-		}
-	}
-	return x[k]
 }

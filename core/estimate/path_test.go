@@ -218,28 +218,3 @@ func TestPathsErrors(t *testing.T) {
 		t.Error("Page accepted a negative rate")
 	}
 }
-
-// TestMedian checks the selection behind MAD against sorting.
-func TestMedian(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 9))
-	for _, n := range []int{1, 2, 3, 15, 16, 17, 100, 1001} {
-		for range 20 {
-			x := make([]float64, n)
-			for i := range x {
-				x[i] = float64(rng.IntN(n/2*3 + 1))
-				if rng.IntN(10) == 0 {
-					x[i] = math.Inf(1)
-				}
-			}
-			s := slices.Clone(x)
-			slices.Sort(s)
-			want := s[n/2]
-			if n%2 == 0 && !(math.IsInf(s[n/2-1], 1)) {
-				want = s[n/2-1] + (s[n/2]-s[n/2-1])/2
-			}
-			if got := estimate.Median(x); got != want {
-				t.Fatalf("median of %v = %v, want %v", s, got, want)
-			}
-		}
-	}
-}

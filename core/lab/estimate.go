@@ -1009,8 +1009,8 @@ func (e *estimateRun) runObserved(est estimate.Estimator) (*EstimatePolicyResult
 	edgeSum := 0.0
 	for k := range epochs {
 		n := float64(len(dev[k]))
-		res.mad = append(res.mad, one(median(dev[k])))
-		res.MADPeriod = append(res.MADPeriod, one(median(devP[k])))
+		res.mad = append(res.mad, one(stat.Median(dev[k])))
+		res.MADPeriod = append(res.MADPeriod, one(stat.Median(devP[k])))
 		res.NoChange = append(res.NoChange, one(noc[k]/n))
 		res.AllChanged = append(res.AllChanged, one(all[k]/n))
 		res.edge = append(res.edge, one((noc[k]+all[k])/n))
@@ -1021,26 +1021,8 @@ func (e *estimateRun) runObserved(est estimate.Estimator) (*EstimatePolicyResult
 		}
 	}
 	res.edgeShare = one(edgeSum / float64(min(es.Pool, epochs)))
-	res.headline = one(median(pooledDev))
+	res.headline = one(stat.Median(pooledDev))
 	return res, nil
-}
-
-// median returns the median of xs (sorting it), NaN when empty. +Inf
-// values sort last.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	slices.Sort(xs)
-	n := len(xs)
-	if n%2 == 1 {
-		return xs[n/2]
-	}
-	a, b := xs[n/2-1], xs[n/2]
-	if math.IsInf(b, 1) {
-		return b
-	}
-	return (a + b) / 2
 }
 
 // expectedEstimate returns the exact expectation of estimator id's estimate

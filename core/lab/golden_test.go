@@ -44,17 +44,15 @@ func goldenSpecs() map[string]lab.Spec {
 // On amd64 the JSON must match byte for byte. Elsewhere it cannot: math.Exp
 // is assembly on amd64 and pure Go on wasm, and the two differ in the last
 // bit for about one input in six (math.Pow, built on Exp, too; math.Log
-// and Log1p agree). Under wasm this shows in exactly two places, found by
-// comparing every field:
-//
-//   - age (headline and per-cycle mean, sd, lo, hi) on alqaaideh-jordan,
-//     the one bundled dataset with first-change times: synth draws each
-//     page's change probability from gonum's Beta (Gamma variates, via Exp
-//     and Pow), so the times, and the ages built on them, differ by a few
-//     ulps (relative ≤ 1e-14); which pages change in which cycle, and so
-//     every ChangeRatio, freshness and download count, is identical;
-//   - expectedChangeRatio of the site-sampling policies on
-//     taleghani-example (sampling.ExpectedChangeRatio), by 1-2 ulps.
+// and Log1p agree). Under wasm this shows in one place, found by comparing
+// every field: age (headline and per-cycle mean, sd, lo, hi) on
+// alqaaideh-jordan, the one bundled dataset with first-change times. synth
+// draws each page's change probability from gonum's Beta (Gamma variates,
+// via Exp and Pow), so the times, and the ages built on them, differ by a
+// few ulps (relative ≤ 1e-14); which pages change in which cycle, and so
+// every ChangeRatio, freshness and download count, is identical. The
+// t quantile of every interval avoids Exp and Log (stat.TQuantile), so
+// the bounds of the other fields agree too.
 //
 // So off amd64 the test compares numbers with a relative tolerance of
 // 1e-12, scaled for the fields of a summary by the summary's largest

@@ -3,6 +3,7 @@ package lab
 import (
 	"cmp"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -280,14 +281,12 @@ func Stream(seed uint64, policyID string, repeat int) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, streamOf(policyID, repeat)))
 }
 
-// streamOf is the PCG stream of Stream.
+// streamOf is the PCG stream of Stream: the FNV-1a hash of the policy id,
+// moved along by the repeat.
 func streamOf(policyID string, repeat int) uint64 {
-	var h uint64 = 14695981039346656037
-	for i := 0; i < len(policyID); i++ {
-		h ^= uint64(policyID[i])
-		h *= 1099511628211
-	}
-	return h + uint64(repeat)*0x9E3779B97F4A7C15
+	h := fnv.New64a()
+	h.Write([]byte(policyID))
+	return h.Sum64() + uint64(repeat)*0x9E3779B97F4A7C15
 }
 
 // runBuf is what the policies of one run share: a buffer for the cycles'

@@ -1,12 +1,12 @@
 package sampling
 
 import (
-	"math"
 	"math/rand/v2"
 	"slices"
 
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/refresh"
+	"github.com/refreshlab/refreshlab/core/stat"
 )
 
 // Parameters of adaptive sampling, shared with site-grouped.
@@ -42,7 +42,13 @@ func AdaptiveDescriptors() []refresh.Descriptor {
 //  1. (lines 3-6) sample κ more pages, uniformly without replacement, from
 //     each site of S (in random order); estimate the site's change fraction
 //     p_i as the share of its sampled pages that changed, and put a
-//     100·α% confidence interval (l_i, h_i) on it (WilsonInterval);
+//     100·α% confidence interval (l_i, h_i) on it. Line 6 asks for no more
+//     than that; ours is Wilson's score interval with the finite-population
+//     correction (stat.WilsonInterval), because the samples are small and
+//     their estimates often exactly 0 or 1, where the textbook Wald
+//     interval collapses to a point: a site whose first three sampled
+//     pages did not change would look certainly unchanged and be dropped
+//     at once, which is what adaptive sampling is meant to avoid;
 //  2. (line 7) compute the threshold p_t "from the distribution of
 //     estimated p_i's". The text leaves the rule open; our reading is Cho &
 //     Ntoulas' own definition of p_t (Al-Qaaideh Table 2.2: the sites with
@@ -69,7 +75,7 @@ func AdaptiveDescriptors() []refresh.Descriptor {
 // No history is kept from one cycle to the next.
 type Adaptive struct {
 	kappa int
-	z     float64 // two-sided standard normal quantile of α
+	z     float64 // two-sided standard normal quantile of α: P(|Z| ≤ z) = α
 	rng   *rand.Rand
 	pages [][]int32 // each site's pages; the first done[w] were downloaded this cycle
 
@@ -98,7 +104,7 @@ func NewAdaptive(env refresh.Env) *Adaptive {
 func newAdaptive(sites int, params param.Values) *Adaptive {
 	return &Adaptive{
 		kappa: params.Int("kappa", 1),
-		z:     normalQuantile2(params.Float("alpha", 0.95)),
+		z:     stat.NormalQuantile((1 + params.Float("alpha", 0.95)) / 2),
 		pages: make([][]int32, sites), order: make([]int, sites), live: make([]int, 0, sites), rank: make([]int, 0, sites),
 		sampled: make([]int, sites), changed: make([]int, sites), done: make([]int, sites),
 		est: make([]float64, sites), lo: make([]float64, sites), hi: make([]float64, sites),
@@ -164,7 +170,7 @@ func (a *Adaptive) Refresh(c *refresh.Crawl) {
 			}
 			if n := a.sampled[w]; n > 0 {
 				a.est[w] = float64(a.changed[w]) / float64(n)
-				a.lo[w], a.hi[w] = WilsonInterval(a.changed[w], n, len(a.pages[w]), a.z)
+				a.lo[w], a.hi[w] = stat.WilsonInterval(a.changed[w], n, len(a.pages[w]), a.z)
 			}
 			if a.left(w) > 0 && a.sampled[w] > 0 {
 				kept = append(kept, w)
@@ -237,61 +243,4 @@ func (a *Adaptive) spend(c *refresh.Crawl) {
 			c.Download(a.pick(w))
 		}
 	}
-}
-
-// WilsonInterval returns the two-sided Wilson score interval for a change
-// fraction estimated from x changed pages in a sample of n drawn without
-// replacement from a site of size pages, at the confidence level whose
-// standard normal quantile is z (1.96 for 95%).
-//
-// Fig. 2.3 line 6 asks for "a 100·α% confidence interval for p_i" and no
-// more. We use Wilson's score interval because the samples are small and
-// their estimates often exactly 0 or 1, where the textbook Wald interval
-// p̂ ± z·√(p̂(1−p̂)/n) collapses to a point: a site whose first three
-// sampled pages did not change would look certainly unchanged and be
-// dropped at once, which is what adaptive sampling is meant to avoid.
-// Wilson's interval stays inside [0, 1] and keeps near its nominal
-// coverage for small n. Because the sample is drawn without replacement,
-// we apply the finite-population correction f = (N−n)/(N−1) to the
-// variance, i.e. solve (p̂−p)² = z²·f·p(1−p)/n; once every page is sampled
-// (f = 0) the interval is the exact fraction. The interval is
-//
-//	(p̂ + z'²/2n ± z'·√(p̂(1−p̂)/n + z'²/4n²)) / (1 + z'²/n),  z'² = z²·f.
-//
-// It uses only arithmetic and square roots, so it is the same to the last
-// bit natively and in WebAssembly.
-func WilsonInterval(x, n, pages int, z float64) (lo, hi float64) {
-	if n <= 0 {
-		return 0, 1
-	}
-	p := float64(x) / float64(n)
-	f := 0.0
-	if pages > n {
-		f = float64(pages-n) / float64(pages-1)
-	}
-	nf := float64(n)
-	zf := z * math.Sqrt(f) // z'
-	z2 := zf * zf
-	den := 1 + z2/nf
-	mid := p + z2/(2*nf)
-	half := zf * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
-	lo = max(0, (mid-half)/den)
-	hi = min(1, (mid+half)/den)
-	// The exact ends, which rounding could miss by an ulp: the interval of
-	// p̂ = 0 starts at 0 and that of p̂ = 1 ends at 1.
-	if x == 0 {
-		lo = 0
-	}
-	if x == n {
-		hi = 1
-	}
-	return lo, hi
-}
-
-// normalQuantile2 returns z with P(|Z| ≤ z) = alpha for a standard normal
-// Z: √2·erfinv(alpha). math.Erfinv calls math.Log for alpha above 0.85,
-// which is assembly on amd64 and pure Go in WebAssembly and may differ in
-// the last bit; z is rounded to 1e-9 so both compute the same intervals.
-func normalQuantile2(alpha float64) float64 {
-	return math.Round(math.Sqrt2*math.Erfinv(alpha)*1e9) / 1e9
 }

@@ -2,7 +2,6 @@ package sampling
 
 import (
 	"fmt"
-	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -11,123 +10,9 @@ import (
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/refresh"
+	"github.com/refreshlab/refreshlab/core/stat"
 	"github.com/refreshlab/refreshlab/core/synth"
-	"gonum.org/v1/gonum/stat/distuv"
 )
-
-// wilsonByBisection finds the interval of WilsonInterval independently:
-// the two roots, one on each side of p̂, of g(p) = (p̂−p)² − z²·f·p(1−p)/n,
-// by bisection (g is positive at p̂ ± the far end and negative at p̂ when
-// the interval has width).
-func wilsonByBisection(x, n, pages int, z float64) (lo, hi float64) {
-	p := float64(x) / float64(n)
-	f := 0.0
-	if pages > n {
-		f = float64(pages-n) / float64(pages-1)
-	}
-	g := func(q float64) float64 { return (p-q)*(p-q) - z*z*f*q*(1-q)/float64(n) }
-	root := func(a, b float64) float64 { // g(a) ≤ 0 < g(b) or the reverse
-		ga := g(a)
-		for range 200 {
-			m := (a + b) / 2
-			if (g(m) <= 0) == (ga <= 0) {
-				a = m
-			} else {
-				b = m
-			}
-		}
-		return (a + b) / 2
-	}
-	lo, hi = p, p
-	if g(0) > 0 && p > 0 {
-		lo = root(p, 0)
-	} else if p > 0 {
-		lo = 0
-	}
-	if g(1) > 0 && p < 1 {
-		hi = root(p, 1)
-	} else if p < 1 {
-		hi = 1
-	}
-	return lo, hi
-}
-
-func TestWilsonInterval(t *testing.T) {
-	const z95 = 1.959963985
-	tests := []struct {
-		name           string
-		x, n, pages    int
-		z              float64
-		wantLo, wantHi float64 // published values, where there are some; else NaN
-	}{
-		// Published Wilson 95% intervals, on a practically infinite
-		// population (no finite-population effect): 81/263 → (0.2553,
-		// 0.3662) is the score interval of one of Newcombe's worked
-		// examples (Statistics in Medicine, 1998); 0/10, 5/10 and 10/10
-		// are the standard textbook values.
-		{"0 of 10", 0, 10, 1 << 40, z95, 0, 0.2775},
-		{"5 of 10", 5, 10, 1 << 40, z95, 0.2366, 0.7634},
-		{"10 of 10", 10, 10, 1 << 40, z95, 0.7225, 1},
-		{"81 of 263", 81, 263, 1 << 40, z95, 0.2553, 0.3662},
-		// Finite populations: narrower than the textbook interval.
-		{"3 of 10 in 20", 3, 10, 20, z95, math.NaN(), math.NaN()},
-		{"0 of 3 in 9", 0, 3, 9, 1.644853627, math.NaN(), math.NaN()},
-		{"7 of 19 in 20", 7, 19, 20, z95, math.NaN(), math.NaN()},
-		{"1 of 1 in 500", 1, 1, 500, 2.575829304, math.NaN(), math.NaN()},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			lo, hi := WilsonInterval(tt.x, tt.n, tt.pages, tt.z)
-			blo, bhi := wilsonByBisection(tt.x, tt.n, tt.pages, tt.z)
-			if math.Abs(lo-blo) > 1e-9 || math.Abs(hi-bhi) > 1e-9 {
-				t.Errorf("WilsonInterval = (%.10f, %.10f), direct solution (%.10f, %.10f)", lo, hi, blo, bhi)
-			}
-			if !math.IsNaN(tt.wantLo) && (math.Abs(lo-tt.wantLo) > 5e-5 || math.Abs(hi-tt.wantHi) > 5e-5) {
-				t.Errorf("WilsonInterval = (%.4f, %.4f), published (%.4f, %.4f)", lo, hi, tt.wantLo, tt.wantHi)
-			}
-			p := float64(tt.x) / float64(tt.n)
-			if lo > p || hi < p || lo < 0 || hi > 1 {
-				t.Errorf("interval (%v, %v) does not hold p̂ = %v inside [0, 1]", lo, hi, p)
-			}
-			if tt.pages < 1<<40 {
-				// The correction only narrows the interval.
-				ilo, ihi := WilsonInterval(tt.x, tt.n, 1<<40, tt.z)
-				if lo < ilo-1e-12 || hi > ihi+1e-12 {
-					t.Errorf("finite population (%v, %v) wider than infinite (%v, %v)", lo, hi, ilo, ihi)
-				}
-			}
-		})
-	}
-	// A site sampled whole has no uncertainty left.
-	for x := range 6 {
-		if lo, hi := WilsonInterval(x, 5, 5, z95); lo != float64(x)/5 || hi != float64(x)/5 {
-			t.Errorf("WilsonInterval(%d, 5, 5) = (%v, %v), want the exact fraction", x, lo, hi)
-		}
-	}
-}
-
-// TestNormalQuantile2 checks z against gonum's normal quantile, and pins
-// its bits for a grid of levels: the same hash natively and under
-// GOOS=js GOARCH=wasm means both platforms compute the same intervals.
-func TestNormalQuantile2(t *testing.T) {
-	h := fnv.New64a()
-	for i := 500; i <= 999; i++ {
-		alpha := float64(i) / 1000
-		z := normalQuantile2(alpha)
-		want := distuv.UnitNormal.Quantile((1 + alpha) / 2)
-		if math.Abs(z-want) > 1e-8 {
-			t.Errorf("normalQuantile2(%v) = %v, want %v", alpha, z, want)
-		}
-		fmt.Fprintf(h, "%x;", math.Float64bits(z))
-	}
-	if got := normalQuantile2(0.95); got != 1.959963985 {
-		t.Errorf("normalQuantile2(0.95) = %v, want 1.959963985", got)
-	}
-	const pinned = 0x9eafb894325de8d2
-	if sum := h.Sum64(); sum != pinned {
-		t.Errorf("hash of z over α = 0.500…0.999 is %#x, pinned %#x: a platform computes other quantiles", sum, uint64(pinned))
-	}
-}
 
 // adaptiveOn returns an Adaptive over d with the given κ and α.
 func adaptiveOn(d *dataset.Dataset, budget, kappa int, alpha float64, rng *rand.Rand) *Adaptive {
@@ -360,7 +245,7 @@ func adaptiveExpectation(n, k []int, budget, kappa int, z float64) float64 {
 							cur.st[v] = whole
 							continue
 						}
-						lo[v], hi[v] = WilsonInterval(cur.x[v], cur.s[v], n[v], z)
+						lo[v], hi[v] = stat.WilsonInterval(cur.x[v], cur.s[v], n[v], z)
 					}
 				}
 				// p_t: the estimate at which the budget left runs out.
@@ -427,7 +312,7 @@ func TestAdaptiveExpectation(t *testing.T) {
 	const reps = 20000
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			want := adaptiveExpectation(tt.n, tt.k, tt.budget, tt.kappa, normalQuantile2(tt.alpha))
+			want := adaptiveExpectation(tt.n, tt.k, tt.budget, tt.kappa, stat.NormalQuantile((1+tt.alpha)/2))
 			sim := refresh.NewSim(tt.d)
 			found := make([]float64, reps)
 			var a *Adaptive
@@ -449,7 +334,7 @@ func TestAdaptiveExpectation(t *testing.T) {
 		})
 	}
 	greedy, _ := ExpectedChangeRatio(synth.AlQaaidehExample(1), 100, 10, Greedy)
-	adaptive := adaptiveExpectation([]int{100, 100}, []int{70, 40}, 100, 10, normalQuantile2(0.95)) / 100
+	adaptive := adaptiveExpectation([]int{100, 100}, []int{70, 40}, 100, 10, stat.NormalQuantile(0.975)) / 100
 	t.Logf("§2.5.4 example, exact ChangeRatio: greedy with 10-page samples %.4f, adaptive κ=10 α=0.95 %.4f", greedy, adaptive)
 }
 

@@ -10,18 +10,6 @@ import (
 	"github.com/refreshlab/refreshlab/core/synth"
 )
 
-// A site of 100 pages, 10 sampled, 3 of them changed: the 95% interval of
-// its change fraction, with and without the finite-population correction.
-func ExampleWilsonInterval() {
-	lo, hi := sampling.WilsonInterval(3, 10, 100, 1.959963985)
-	fmt.Printf("finite site: %.3f to %.3f\n", lo, hi)
-	lo, hi = sampling.WilsonInterval(3, 10, 1<<40, 1.959963985)
-	fmt.Printf("endless site: %.3f to %.3f\n", lo, hi)
-	// Output:
-	// finite site: 0.113 to 0.591
-	// endless site: 0.108 to 0.603
-}
-
 // The frequency-greedy hybrid on the nine Jordanian sites of Table 4.1:
 // its estimate of each site's daily change rate, averaged over the three
 // weeks, beside the table's.

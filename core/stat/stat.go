@@ -1,5 +1,8 @@
-// Package stat summarises a metric across an experiment's repeats: its mean
-// and the 95% confidence interval of that mean.
+// Package stat holds the statistics the lab shares: the summary of a metric
+// across an experiment's repeats (its mean and the 95% confidence interval
+// of that mean); the normal and Student-t quantiles and Wilson's interval
+// for a proportion, behind intervals and sampling decisions. All give the
+// same bits natively and in WebAssembly.
 package stat
 
 import (
@@ -8,8 +11,6 @@ import (
 	"math"
 	"strconv"
 	"sync"
-
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Level is the confidence level of every interval the lab reports.
@@ -54,22 +55,21 @@ func Summarize(xs []float64) Summary {
 		}
 	}
 	s.SD = math.Sqrt(ss / float64(n-1))
-	h := TQuantile(n-1) * s.SD / math.Sqrt(float64(n))
+	h := halfWidth(n-1) * s.SD / math.Sqrt(float64(n))
 	s.Lo, s.Hi = s.Mean-h, s.Mean+h
 	return s
 }
 
-// TQuantile returns the 0.975 quantile of Student's t with df degrees of
-// freedom, the half-width factor of a two-sided 95% interval. Values are
-// computed once per df and kept: a run summarises many series with the same
-// number of repeats.
-func TQuantile(df int) float64 {
+// halfWidth returns t((1+Level)/2, df), the half-width factor of the
+// interval with df degrees of freedom. Values are computed once per df and
+// kept: a run summarises many series with the same number of repeats.
+func halfWidth(df int) float64 {
 	tMu.Lock()
 	defer tMu.Unlock()
 	if q, ok := tCache[df]; ok {
 		return q
 	}
-	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(1 - (1-Level)/2)
+	q := TQuantile((1+Level)/2, df)
 	if len(tCache) < 1024 {
 		tCache[df] = q
 	}

@@ -5,6 +5,7 @@ package synth
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 
@@ -15,12 +16,9 @@ import (
 // newRand returns the generator's random source for seed. Every generator
 // draws from its own PCG stream so adding one does not shift another.
 func newRand(seed uint64, stream string) *rand.Rand {
-	var h uint64 = 14695981039346656037 // FNV-1a of the stream name
-	for i := 0; i < len(stream); i++ {
-		h ^= uint64(stream[i])
-		h *= 1099511628211
-	}
-	return rand.New(rand.NewPCG(seed, h))
+	h := fnv.New64a() // the stream is the hash of its name
+	h.Write([]byte(stream))
+	return rand.New(rand.NewPCG(seed, h.Sum64()))
 }
 
 // poissonCycles draws a Poisson change process of the given rate (changes

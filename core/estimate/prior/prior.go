@@ -14,7 +14,8 @@ import (
 	"slices"
 
 	"github.com/refreshlab/refreshlab/core/estimate"
-	"github.com/refreshlab/refreshlab/core/estimate/internal/detmath"
+	"github.com/refreshlab/refreshlab/core/internal/detmath"
+	"github.com/refreshlab/refreshlab/core/stat"
 )
 
 // Induced is the prior on λ that two pseudo-intervals induce: "the posterior
@@ -285,8 +286,7 @@ func Fit(emp estimate.Dist, opt Options, rng *rand.Rand) (Result, error) {
 		res.UnchangedMax = max(res.UnchangedMax, run.Best.Unchanged)
 	}
 	slices.Sort(losses)
-	n := len(losses)
-	res.LossMin, res.LossMax = losses[0], losses[n-1]
-	res.LossMedian = (losses[(n-1)/2] + losses[n/2]) / 2
+	res.LossMin, res.LossMax = losses[0], losses[len(losses)-1]
+	res.LossMedian = stat.Median(losses)
 	return res, nil
 }

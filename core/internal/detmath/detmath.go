@@ -1,12 +1,13 @@
-// Package detmath holds the exponential and logarithm that package estimate
-// and package prior use where a result feeds a decision.
+// Package detmath holds an exponential and a logarithm that give the same
+// bits natively and in WebAssembly, for results that feed a decision.
 //
-// The estimators feed their answers back into the next crawl interval, so a
-// difference in the last bit of a rate between amd64 (where math.Exp and
-// math.Log are assembly) and WebAssembly (pure Go) would grow into different
-// paths. These helpers use only math.Expm1, math.Log1p, math.Frexp and
-// math.Ldexp, which are pure Go on both, and IEEE arithmetic, so every
-// result is the same natively and in the browser.
+// math.Exp and math.Log are assembly on amd64 and pure Go in WebAssembly,
+// and the two may differ in the last bit. Where a value feeds back into the
+// run (an estimator's rate sets the next crawl interval; a quantile decides
+// whether a sample is sufficient), such a difference would grow into
+// different paths. These helpers use only math.Expm1, math.Log1p,
+// math.Frexp and math.Ldexp, which are pure Go on both, and IEEE
+// arithmetic, so every result is the same natively and in the browser.
 package detmath
 
 import "math"

@@ -1,4 +1,0 @@
-package estimate
-
-// Median exposes median to the external tests.
-var Median = median

@@ -1,0 +1,80 @@
+package stat
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// Median returns the median of x: its middle value, or the mean of its two
+// middle values when len(x) is even; NaN when x is empty. It reorders x,
+// selecting in expected linear time rather than sorting, and allocates
+// nothing. x must not hold NaN, which has no place in the order; the
+// infinities have theirs (the mean of middle values −Inf and +Inf is NaN).
+//
+// For int64 values the selection compares the integers; only the middle
+// values are converted to float64.
+func Median[T int64 | float64](x []T) float64 {
+	n := len(x)
+	if n == 0 {
+		return math.NaN()
+	}
+	k := n / 2
+	hi := nth(x, k)
+	if n%2 == 1 {
+		return float64(hi)
+	}
+	// nth left x[:k] ≤ x[k]: the lower middle value is the largest of them.
+	return (float64(slices.Max(x[:k])) + float64(hi)) / 2
+}
+
+// nth reorders x so that x[k] is the value it would have were x sorted,
+// with smaller or equal values before it and greater or equal ones after,
+// and returns x[k]. It is quickselect with a median-of-three pivot and
+// Hoare's partition, which splits runs of equal values evenly (they are
+// common: gaps between crawls, deviations of 0), and insertion sort for
+// short ranges. Should the pivots be poor, it sorts what is left, so it is
+// never worse than O(n log n).
+func nth[T int64 | float64](x []T, k int) T {
+	lo, hi := 0, len(x)-1
+	for budget := 2*bits.Len(uint(len(x))) + 8; hi > lo; budget-- {
+		if hi-lo < 16 || budget == 0 {
+			slices.Sort(x[lo : hi+1])
+			break
+		}
+		mid := lo + (hi-lo)/2
+		if x[mid] < x[lo] {
+			x[mid], x[lo] = x[lo], x[mid]
+		}
+		if x[hi] < x[lo] {
+			x[hi], x[lo] = x[lo], x[hi]
+		}
+		if x[hi] < x[mid] {
+			x[hi], x[mid] = x[mid], x[hi]
+		}
+		pivot := x[mid]
+		i, j := lo, hi
+		for i <= j {
+			for x[i] < pivot {
+				i++
+			}
+			for x[j] > pivot {
+				j--
+			}
+			if i <= j {
+				x[i], x[j] = x[j], x[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return x[k]
+		}
+	}
+	return x[k]
+}
