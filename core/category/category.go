@@ -18,6 +18,7 @@ import (
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/refresh"
 	"github.com/refreshlab/refreshlab/core/sampling"
+	"github.com/refreshlab/refreshlab/core/stat"
 	"github.com/refreshlab/refreshlab/core/topic"
 )
 
@@ -159,16 +160,20 @@ func SampleSizes(sets *Sets, s int, sizing string) []int {
 //     category, pages are downloaded in random order.
 //
 // With interval set, categories are ranked (greedy) and weighted
-// (proportional) by the lower end l_i of the eq. 9 interval instead of p_i
-// (see Interval): our reading of §7.1.3's "smarter choices about which
-// C_i to download", which lets a confident estimate outrank a higher but
-// less certain one. No history is kept from one cycle to the next.
+// (proportional) by the lower end l_i of the eq. 9 interval instead of p_i:
+// our reading of §7.1.3's "smarter choices about which C_i to download",
+// which lets a confident estimate outrank a higher but less certain one.
+// The paper names the interval but not its formula; ours is Wilson's score
+// interval with the finite-population correction (stat.WilsonInterval),
+// which does not collapse to a point when a sample of a few pages shows no
+// change or only changes, as the normal-approximation interval does. No
+// history is kept from one cycle to the next.
 type Sampling struct {
 	alloc    sampling.Allocation
 	sets     *Sets
 	size     []int // k_i
 	interval bool
-	z        float64 // the interval's normal quantile
+	z        float64 // the interval's normal quantile: P(|Z| ≤ z) = confidence
 
 	rng   *rand.Rand
 	pages []int32 // each category's pages (CSR as in sets), permuted in place
@@ -200,7 +205,7 @@ func New(env refresh.Env, alloc sampling.Allocation) (*Sampling, error) {
 		alloc: alloc, sets: sets,
 		size:     SampleSizes(sets, s, env.Params.String("sizing", SizingEqual)),
 		interval: env.Params.Bool("interval", false),
-		z:        normalQuantile(env.Params.Float("confidence", 0.95)),
+		z:        stat.NormalQuantile((1 + env.Params.Float("confidence", 0.95)) / 2),
 		pages:    make([]int32, sets.Total),
 		pos:      make([]int, nc), left: make([]int, nc), got: make([]int, nc), chg: make([]int, nc),
 		est: make([]float64, nc), plan: sampling.NewPlan(nc), mark: make([]uint32, sets.Pages),
@@ -269,7 +274,7 @@ func (s *Sampling) Refresh(c *refresh.Crawl) {
 		for i, e := range s.est {
 			s.plan.Est[i] = e
 			if s.interval && e >= 0 {
-				s.plan.Est[i], _ = Interval(s.chg[i], s.got[i], len(s.sets.Category(i)), s.z)
+				s.plan.Est[i], _ = stat.WilsonInterval(s.chg[i], s.got[i], len(s.sets.Category(i)), s.z)
 			}
 		}
 		copy(s.plan.Left, s.left)

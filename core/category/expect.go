@@ -9,6 +9,7 @@ import (
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/sampling"
+	"github.com/refreshlab/refreshlab/core/stat"
 )
 
 // expect returns a Descriptor.Expect for category sampling with alloc.
@@ -63,9 +64,9 @@ func ExpectedChangeRatio(d *dataset.Dataset, sets *Sets, budget int, params para
 	var score func(g, x int) float64
 	z := math.NaN()
 	if params.Bool("interval", false) {
-		z = normalQuantile(params.Float("confidence", 0.95))
+		z = stat.NormalQuantile((1 + params.Float("confidence", 0.95)) / 2)
 		score = func(g, x int) float64 {
-			lo, _ := Interval(x, groups[g].Sample, groups[g].Pages, z)
+			lo, _ := stat.WilsonInterval(x, groups[g].Sample, groups[g].Pages, z)
 			return lo
 		}
 	}
