@@ -82,6 +82,8 @@ type Lab struct {
 	memo     map[memoKey]*memoEntry
 	ran      recent[ranKey, PolicyResult]   // see remembered
 	cost     recent[costKey, time.Duration] // per repeat; see Split
+	forget   bool                           // WithoutMemory
+	noReuse  bool                           // build each policy afresh every repeat (tests)
 }
 
 type memoKey struct{ dataset, key string }
@@ -116,12 +118,25 @@ func (l *Lab) memoFor(id string) func(string, func() (any, error)) (any, error) 
 	}
 }
 
-// New returns a lab with the bundled datasets and every policy.
-func New() *Lab {
+// New returns a lab with the bundled datasets and every policy, changed by
+// opts.
+func New(opts ...Option) *Lab {
 	l := &Lab{bundled: BundledDatasets(), built: map[string]*dataset.Dataset{}, policies: Policies()}
 	l.ran.max, l.cost.max = MaxRan, MaxRan
+	for _, o := range opts {
+		o(l)
+	}
 	return l
 }
+
+// An Option changes how a Lab runs (New). A lab without options is what
+// the API serves; tests switch a mechanism off to show that it changes no
+// number.
+type Option func(*Lab)
+
+// WithoutMemory makes a lab compute every policy of every run afresh,
+// rather than answer from the results it remembers (remembered).
+func WithoutMemory() Option { return func(l *Lab) { l.forget = true } }
 
 // Datasets lists the bundled datasets, then the uploaded ones.
 func (l *Lab) Datasets() []dataset.Info {

@@ -174,7 +174,7 @@ func (l *Lab) Run(spec Spec) (res *Result, err error) {
 	res = &Result{Spec: spec, Dataset: d.Info}
 	res.Spec.Policies = slices.Clone(spec.Policies) // the echo records computed defaults; the sweep below must not inherit them
 	sim := refresh.NewSim(d)
-	var buf runBuf
+	buf := runBuf{noReuse: l.noReuse}
 	for i, ps := range spec.Policies {
 		desc, _ := l.policy(ps.ID)
 		var pr PolicyResult
@@ -234,7 +234,7 @@ type ranKey struct {
 // policy of a lesson reruns that policy alone.
 func (l *Lab) remembered(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refresh.Descriptor, buf *runBuf) (PolicyResult, error) {
 	k, err := keyOf(d.Info.ID, spec, i)
-	if err != nil || !remember {
+	if err != nil || l.forget {
 		return runPolicy(sim, d, spec, i, desc, l.memoFor(d.Info.ID), buf)
 	}
 	l.mu.Lock()
@@ -257,14 +257,6 @@ func (l *Lab) remembered(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int,
 	l.mu.Unlock()
 	return pr, nil
 }
-
-// remember says whether the runner remembers policy results (remembered);
-// tests turn it off to check that remembering changes no number.
-var remember = true
-
-// reuse says whether the runner reuses policies across repeats (Reuser);
-// tests turn it off to check that reuse changes no number.
-var reuse = true
 
 // truthFor returns the truth for oracle policies and nil for the others.
 func truthFor(desc refresh.Descriptor, sim *refresh.Sim) refresh.Truth {
@@ -296,6 +288,7 @@ func streamOf(policyID string, repeat int) uint64 {
 type runBuf struct {
 	cycles    []refresh.Cycle
 	siteTruth []float64
+	noReuse   bool // build each policy afresh for every repeat (Lab.noReuse)
 }
 
 func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refresh.Descriptor, memo func(string, func() (any, error)) (any, error), buf *runBuf) (pr PolicyResult, err error) {
@@ -328,7 +321,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 	for r := range reps {
 		pcg.Seed(spec.Seed, streamOf(desc.ID, r))
 		sim.Reset()
-		if reuser, ok := p.(refresh.Reuser); ok && reuse {
+		if reuser, ok := p.(refresh.Reuser); ok && !buf.noReuse {
 			reuser.Reuse(refresh.Env{
 				Repo: &d.Repository, Budget: spec.Budget, Cycles: nc, CycleDays: d.Info.CycleLength / 86400, Rand: rng, Params: params,
 				Memo: memo, Truth: truthFor(desc, sim),

@@ -168,7 +168,7 @@ func TestSplitDeclines(t *testing.T) {
 		spec func() Spec
 		min  time.Duration
 	}{
-		{"costs unknown", New, shareSpec, 0},
+		{"costs unknown", func() *Lab { return New() }, shareSpec, 0},
 		{"one policy", measured, func() Spec { s := shareSpec(); s.Policies = s.Policies[:1]; return s }, 0},
 		{"too cheap", measured, shareSpec, time.Hour},
 		{"sweep", measured, func() Spec {
