@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Two labs can share a dear run. In the browser each lab is one Go instance
+// Two labs can share a expensive run. In the browser each lab is one Go instance
 // in one Web Worker, and a machine with two cores can run two: the first
 // splits the run's policies between itself and the second (Split), each
 // computes its part, the second hands its results over (Export, Import),

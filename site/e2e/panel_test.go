@@ -16,61 +16,34 @@ import (
 )
 
 // TestBrowserPace checks how the page sizes its previews (experiment.js
-// Pace): a run's time is fitted as a fixed part plus a part per repeat from
-// the latest runs with the fewest and the most repeats, so that a preview
-// of a spec with a large fixed part (a sweep's exact expectations) asks
-// for few repeats; with one kind of run only, the time per repeat is the
-// average, as before; and a run of a size measured lately is estimated to
-// take its latest time.
+// Pace): at the cost per repeat of the latest run, except that a run of a
+// size measured lately is estimated to take its latest time.
 func TestBrowserPace(t *testing.T) {
 	tb := setup(t).open(t, lessonPath)
 	tb.waitRender(0)
-	type fit struct {
-		Fixed, PerRepeat float64
-		In12             int
-		MS20             float64
+	type pace struct {
+		PerRepeat float64
+		In12      int
+		MS20      float64
 	}
 	for _, tc := range []struct {
 		name string
 		runs string // [repeats, ms] in order
-		want fit
+		want pace
 	}{
-		{"preview and full run", `[[300, 150], [20, 20]]`, fit{Fixed: 20 - 20*130.0/280, PerRepeat: 130.0 / 280, In12: 2, MS20: 20}},
-		{"one kind of run", `[[300, 150]]`, fit{Fixed: 0, PerRepeat: 0.5, In12: 24, MS20: 10}},
-		{"the latest of each count", `[[300, 999], [20, 1], [300, 150], [20, 20]]`, fit{Fixed: 20 - 20*130.0/280, PerRepeat: 130.0 / 280, In12: 2, MS20: 20}},
-		{"more repeats not slower", `[[256, 32], [8, 40]]`, fit{Fixed: 0, PerRepeat: 0.125, In12: 96, MS20: 2.5}},
-		{"fixed over the budget", `[[129, 64], [1, 32]]`, fit{Fixed: 31.75, PerRepeat: 0.25, In12: -79, MS20: 36.75}},
-		// A first full run that paid for what later runs reuse: the fit's
-		// line (fixed part 0) lies far above the preview measured since,
-		// and a run of the preview's size is estimated at the preview's time.
-		{"first run slower", `[[60, 1500], [20, 85]]`, fit{Fixed: 0, PerRepeat: 1415.0 / 40, In12: 0, MS20: 85}},
+		{"one run", `[[300, 150]]`, pace{PerRepeat: 0.5, In12: 24, MS20: 10}},
+		{"the latest run sets the pace", `[[300, 150], [2, 4]]`, pace{PerRepeat: 2, In12: 6, MS20: 40}},
+		{"the latest of a size is its time", `[[20, 1], [300, 150], [20, 20], [300, 600]]`, pace{PerRepeat: 2, In12: 6, MS20: 20}},
+		{"over the budget", `[[1, 32]]`, pace{PerRepeat: 32, In12: 0, MS20: 640}},
 	} {
-		got := evalJS[fit](tb, `(async () => {
+		got := evalJS[pace](tb, `(async () => {
   const { Pace } = await import('/js/experiment.js');
   const p = new Pace();
   for (const [r, ms] of `+tc.runs+`) p.add(r, ms);
-  const f = p.fit();
-  return { Fixed: f.fixed, PerRepeat: f.perRepeat, In12: p.repeatsIn(12), MS20: p.ms(20) };
+  return { PerRepeat: p.perRepeat(), In12: p.repeatsIn(12), MS20: p.ms(20) };
 })()`)
-		if math.Abs(got.Fixed-tc.want.Fixed) > 1e-9 || math.Abs(got.PerRepeat-tc.want.PerRepeat) > 1e-9 || got.In12 != tc.want.In12 || math.Abs(got.MS20-tc.want.MS20) > 1e-9 {
+		if math.Abs(got.PerRepeat-tc.want.PerRepeat) > 1e-9 || got.In12 != tc.want.In12 || math.Abs(got.MS20-tc.want.MS20) > 1e-9 {
 			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
-		}
-	}
-}
-
-// TestBrowserWarmUpPreviews checks that the runs which warm the lab up after
-// a lesson first draws are preview-sized, not full runs: a learner who
-// presses a key meanwhile waits behind one preview at most. On the
-// clustering lesson a full run (3 repeats of 13 policies) is far over the
-// preview budget, so each warm-up run must have fewer repeats.
-func TestBrowserWarmUpPreviews(t *testing.T) {
-	tb := setup(t).open(t, "/lessons/clustering-pages.html")
-	tb.waitRender(0)
-	tb.waitFor("a warm-up run", `(window.__refreshLab.warm || []).length > 0`)
-	type run struct{ Repeats, Of int }
-	for i, r := range evalJS[[]run](tb, `window.__refreshLab.warm`) {
-		if r.Repeats >= r.Of {
-			t.Errorf("warm-up run %d: %d repeats of the full run's %d, want a preview's fewer", i+1, r.Repeats, r.Of)
 		}
 	}
 }
@@ -289,15 +262,18 @@ func TestBrowserPressDuringFullRun(t *testing.T) {
 }
 
 // TestBrowserSharedRun checks the helper worker on the clustering lesson,
-// whose previews are expensive: its warm-up pairs the lab with a helper, a run
-// with charts is then split between the two workers, its result is the
+// whose previews are expensive: a press whose preview is slow pairs the lab
+// with a helper, a run with charts is then split between the two workers,
+// its result is the
 // native lab's for the same spec (to the last bits of the ages, as
 // TestBrowserServerEngine allows), and a press says it ran on two workers.
 func TestBrowserSharedRun(t *testing.T) {
 	e := setup(t)
 	tb := e.open(t, "/lessons/clustering-pages.html")
-	tb.waitRender(0)
-	tb.waitFor("the warm-up to pair the lab with a helper", `window.__refreshLab.paired === true`)
+	first := tb.waitRender(0)
+	tb.do(chromedp.Focus(chromedp.CSS("#controls input[type=range]")), chromedp.KeyEvent(kb.ArrowRight))
+	tb.waitRender(first.Renders)
+	tb.waitFor("a slow preview to pair the lab with a helper", `window.__refreshLab.paired === true`)
 	spec := tb.addressSpec()
 	var s map[string]any
 	if err := json.Unmarshal([]byte(spec), &s); err != nil {
@@ -358,7 +334,7 @@ func TestBrowserSharedRun(t *testing.T) {
 
 // TestBrowserHelperThatCannotRun pairs the lab with a helper whose first
 // run fails (a warm-up spec that is no spec stands in for a helper that
-// could not start): the page lets the helper go, pairs no more, and runs
+// could not start): the page gives up on the helper, pairs no more, and runs
 // go on in the lab's worker alone.
 func TestBrowserHelperThatCannotRun(t *testing.T) {
 	e := setup(t)

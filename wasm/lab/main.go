@@ -9,7 +9,7 @@
 // globalThis.onRefreshLabReady() once it is ready. State (uploaded datasets,
 // generated ones) lives as long as the worker.
 //
-// Two instances in two workers share a dear run (lab.Split): split(spec)
+// Two instances in two workers share a expensive run (lab.Split): split(spec)
 // returns [mine, theirs] (specs in JSON) or null, compute(spec) runs a
 // part so that the lab remembers its results (returning an error message
 // or null, without encoding a result nobody reads), share(spec) the
@@ -40,7 +40,7 @@ func main() {
 		req := request(args)
 		resp := respond(rt.Serve(req))
 		if len(req.Body) > bigBody {
-			// Let go of the upload's bytes, and of the JavaScript array
+			// Release the upload's bytes, and the JavaScript array
 			// they came in, now rather than at some later collection.
 			req.Body = nil
 			runtime.GC()

@@ -86,7 +86,8 @@ var (
 	noNode  = flag.Bool("no-node", false, "skip the WebAssembly-in-Node measurements")
 	noBrow  = flag.Bool("no-browser", false, "skip the headless Chromium measurements")
 	only    = flag.String("only", "", "measure only these parts, comma-separated: throughput, slider, upload, size (default all)")
-	offFlag = flag.String("off", "", "latency mechanisms to switch off on the lesson pages, comma-separated (experiment.js: lookahead, keysahead, warmup, pacefit, helper), to measure what each saves")
+	outFlag = flag.String("out", "", "also write the report as Markdown to this file (make bench: site/e2e/bench/figures.md)")
+	offFlag = flag.String("off", "", "latency mechanisms to switch off on the lesson pages, comma-separated (experiment.js: lookahead, keysahead, helper), to measure what each saves")
 )
 
 // part reports whether the part name is to be measured.
@@ -181,12 +182,17 @@ func oneLine(s string, n int) string {
 func main() {
 	flag.Parse()
 	var t table
-	fmt.Printf("Refresh Lab bench, %s: %s %s/%s, %d CPUs, load average %s\n",
+	var head strings.Builder
+	fmt.Fprintf(&head, "Refresh Lab bench, %s: %s %s/%s, %d CPUs, load average %s\n",
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"), runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadavg())
 	if v, err := exec.Command(chromiumPath(), "--version").Output(); err == nil {
-		fmt.Printf("browser: %s", v)
+		fmt.Fprintf(&head, "browser: %s", v)
 	}
-	fmt.Println("(figures are best of three where repeated; a loaded machine makes them slower, never faster)")
+	if *offFlag != "" {
+		fmt.Fprintf(&head, "latency mechanisms switched off on the lesson pages: %s\n", *offFlag)
+	}
+	fmt.Fprintln(&head, "(figures are best of three where repeated; a loaded machine makes them slower, never faster)")
+	fmt.Print(head.String())
 
 	l := lab.New()
 	var native measure.Report
@@ -228,6 +234,38 @@ func main() {
 	}
 	fmt.Println()
 	t.print(os.Stdout)
+	if *outFlag != "" {
+		if err := writeFigures(*outFlag, head.String(), &t); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "bench: figures written to %s\n", *outFlag)
+	}
+}
+
+// writeFigures writes the report as Markdown to path: the figures the
+// README links to, beside their budgets, replaced at every make bench.
+func writeFigures(path, head string, t *table) error {
+	var b strings.Builder
+	b.WriteString("# Refresh Lab: speed and size figures\n\n")
+	b.WriteString("Written by `make bench` (site/e2e/bench); each run replaces it, and git keeps the history.\n\n```\n")
+	b.WriteString(head)
+	b.WriteString("```\n")
+	cell := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+	inTable := false
+	for _, r := range t.rows {
+		if strings.HasPrefix(r.measure, "[") {
+			fmt.Fprintf(&b, "\n### %s\n\n", strings.Trim(r.measure, "[]"))
+			inTable = false
+			continue
+		}
+		if !inTable {
+			b.WriteString("| measure | value | budget | ok? |\n|---|---|---|---|\n")
+			inTable = true
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(r.measure), cell(r.value), cell(r.budget), cell(r.ok))
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
 func loadavg() string {

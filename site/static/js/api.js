@@ -70,7 +70,7 @@ class WorkerEngine {
         return;
       case 'unpaired':
         // The helper could not run the lesson or stopped answering (lab-worker.js
-        // letGo): free it, and pair no more.
+        // giveUp): free it, and pair no more.
         if (this.helper) this.helper.terminate();
         this.unpaired = m.error;
         return;
@@ -97,7 +97,7 @@ class WorkerEngine {
   }
 
   /**
-   * Gives the lab's worker a helper, a second worker it shares dear runs
+   * Gives the lab's worker a helper, a second worker it shares expensive runs
    * with over a MessageChannel (lab-worker.js), where the machine has a
    * second core for it. Once per engine; the helper first runs spec (a
    * lesson's, in JSON) on its own, so that it holds what the lesson's
@@ -216,7 +216,7 @@ export function runWithCharts(spec, charts) {
 }
 
 /**
- * Pairs the lab with a helper worker for dear runs (WorkerEngine.pair);
+ * Pairs the lab with a helper worker for expensive runs (WorkerEngine.pair);
  * reports whether it did. The server engine has no use for one.
  */
 export function pair(spec) {

@@ -14,7 +14,7 @@ const $ = (sel, root = document) => root.querySelector(sel);
 
 // Tests and make bench watch the panel through a probe
 // (window.__refreshLab), and may switch a latency mechanism off to measure
-// what it saves (?off=lookahead,keysahead,warmup,pacefit,helper): both only
+// what it saves (?off=lookahead,keysahead,helper): both only
 // when the page's address asks for them (?probe).
 const query = new URLSearchParams(location.search);
 const probing = query.has('probe');
@@ -213,17 +213,13 @@ function focusVisible(e) {
 }
 
 /**
- * The lab's pace on a panel's runs: ms = fixed + perRepeat × repeats,
- * fitted to the latest runs with the fewest and the most repeats (a
- * preview and a full run). A run's fixed part, such as a sweep's exact
- * expectations at a new budget, does not shrink with its repeats: a
- * preview sized by the average time per repeat alone overruns its budget.
+ * The lab's pace on a panel's runs: what the latest run cost per repeat,
+ * and the latest cost of each run size, by which a preview is sized.
  */
 export class Pace {
-  constructor(keep = 6, line = true) {
+  constructor(keep = 6) {
     this.keep = keep;
-    this.line = line; // false: perRepeat from the latest run alone, no fixed part
-    this.seen = new Map(); // repeats → the latest run's ms, oldest first
+    this.seen = new Map(); // repeats → the latest run's ms, the latest run last
   }
 
   /** Records a run of repeats that took ms. */
@@ -233,42 +229,24 @@ export class Pace {
     while (this.seen.size > this.keep) this.seen.delete(this.seen.keys().next().value);
   }
 
-  /** {fixed, perRepeat}, or null before the first run. */
-  fit() {
-    if (this.seen.size === 0) return null;
-    if (!this.line) {
-      const [r, ms] = [...this.seen.entries()].pop();
-      return { fixed: 0, perRepeat: ms / r };
-    }
-    const rs = [...this.seen.keys()];
-    const lo = Math.min(...rs);
-    const hi = Math.max(...rs);
-    const tlo = this.seen.get(lo);
-    const thi = this.seen.get(hi);
-    if (hi === lo || thi <= tlo) return { fixed: 0, perRepeat: thi / hi };
-    const perRepeat = (thi - tlo) / (hi - lo);
-    return { fixed: Math.min(tlo, Math.max(0, tlo - perRepeat * lo)), perRepeat };
+  /** The latest run's ms per repeat, or undefined before the first run. */
+  perRepeat() {
+    if (this.seen.size === 0) return undefined;
+    const [r, ms] = [...this.seen.entries()].pop();
+    return ms / r;
   }
 
-  /**
-   * The expected ms of a run of repeats: the latest such run's when there
-   * is one, else the fit's. The fit's line runs through the latest run
-   * with the most repeats, and that can be the page's first full run,
-   * which pays once for what later runs reuse (the clustering lesson's
-   * clusterings, say: 1.5 s for 3 repeats, where a 1-repeat preview then
-   * takes 85 ms); its fixed part is never negative, so the line can lie
-   * far above a run measured since.
-   */
+  /** The expected ms of a run of repeats: the latest such run's, else at the latest pace. */
   ms(repeats) {
     if (this.seen.has(repeats)) return this.seen.get(repeats);
-    const f = this.fit();
-    return f ? f.fixed + f.perRepeat * repeats : undefined;
+    const p = this.perRepeat();
+    return p === undefined ? undefined : p * repeats;
   }
 
   /** How many repeats fit in ms (possibly none). */
   repeatsIn(ms) {
-    const f = this.fit();
-    return f ? Math.floor((ms - f.fixed) / f.perRepeat) : 0;
+    const p = this.perRepeat();
+    return p === undefined ? 0 : Math.floor(ms / p);
   }
 }
 
@@ -290,13 +268,9 @@ export function thinSweep(values, keep) {
 // curve to show its shape (rise, peak and fall).
 const MIN_SWEEP_PREVIEW = 5;
 
-// The interaction budget (DESIGN.md: p95 under 50 ms from input to redrawn
-// chart) leaves about this much for computing a preview.
+// The interaction budget (p95 under 50 ms from a slider's input to the
+// redrawn chart) leaves about this much for computing a preview.
 const PREVIEW_MS = 12;
-// After the first drawing, the page warms the lab up with previews for
-// about this long, at most WARM_RUNS of them (warmUp).
-const WARM_MS = 800;
-const WARM_RUNS = 8;
 // A preview is refined into the full run after this pause in the input.
 const REFINE_AFTER_MS = 300;
 // "Computing…" shows only when an answer takes longer than this: a press
@@ -307,20 +281,19 @@ const STATUS_AFTER_MS = 100;
 // Look-ahead computes the previews of a focused slider's next values, and
 // keeps at most this many.
 const AHEAD_KEEP = 16;
-// Only where a preview costs at most this much: dearer ones would hold up
-// the lab for a press that may not come.
+// Only where a preview costs at most this much: more expensive ones would
+// hold up the lab for a press that may not come.
 const AHEAD_MAX_MS = 2 * PREVIEW_MS;
-// While the slider is stepped with the keys, previews up to this dear are
-// computed ahead too: a learner's next press is then a step on, and is
-// drawn at once (the clustering lesson's previews, 70–95 ms, and up to
-// twice that on a loaded machine, where a limit of 150 ms left presses
-// waiting). A press that jumps elsewhere waits for the one in flight. A
-// slider dragged with the pointer gets no such look-ahead: its next value
-// is anyone's guess.
+// While the slider is stepped with the keys, previews up to this expensive
+// are computed ahead too: a learner's next press is then a step on, and is
+// drawn at once, even on a lesson whose every preview is slow (the
+// clustering lesson's, on a loaded machine too). A press that jumps
+// elsewhere waits for the one in flight. A slider dragged with the pointer
+// gets no such look-ahead: its next value is anyone's guess.
 const AHEAD_KEYS_MAX_MS = 300;
-// A lesson whose previews of one repeat take longer than this (two in its
-// warm-up, or one a press asked for) pairs the lab with a helper worker
-// (api.js pair) that computes part of each dear run on the second core.
+// A lesson whose preview of one repeat takes longer than this pairs the lab
+// with a helper worker (api.js pair) that computes part of each expensive
+// run on the second core.
 const PAIR_MS = 40;
 
 class Experiment {
@@ -344,7 +317,7 @@ class Experiment {
     // the caption, which the page shows.
     this.chartSpecs = config.charts.map(({ caption, ...chart }) => chart);
     this.ahead = new Map(); // full spec (JSON) → a preview computed ahead
-    this.pace = new Pace(6, !off.has('pacefit'));
+    this.pace = new Pace();
     this.focused = null; // the slider being moved: { c, range, dir }
     this.probe = probing ? (window.__refreshLab = window.__refreshLab || { timings: [], renders: 0 }) : { timings: [], renders: 0 };
   }
@@ -379,7 +352,6 @@ class Experiment {
       $('#spec-apply', this.root).addEventListener('click', () => this.applySpecText());
     }
     this.schedule();
-    this.root.addEventListener('rendered', () => this.warmUp(), { once: true });
   }
 
   /** Shows another experiment in the panel (the upload page's, for a new log). */
@@ -606,42 +578,10 @@ class Experiment {
 
   /**
    * Pairs the lab with a helper worker (api.js pair) when a preview of one
-   * repeat of spec took ms, over PAIR_MS: a dear lesson.
+   * repeat of spec took ms, over PAIR_MS: an expensive lesson.
    */
-  pairIfDear(spec, ms) {
+  pairIfSlow(spec, ms) {
     if (ms > PAIR_MS && !off.has('helper') && pair(spec)) this.probe.paired = true;
-  }
-
-  /**
-   * Runs previews of the lesson's experiment with other seeds, unseen and
-   * undrawn, while the learner reads: the browser compiles the WebAssembly
-   * module's hot paths fully only after they have run a while, and the
-   * first slider moves should not pay for that. Each is the size of the
-   * preview a press would ask for, so a press that comes meanwhile waits
-   * behind one preview at most, never a full run. It yields to any real
-   * input, and to look-ahead once a slider has the focus.
-   */
-  async warmUp() {
-    if (off.has('warmup')) return;
-    const base = clone(this.spec);
-    const t0 = performance.now();
-    let least = Infinity; // the quickest warm-up run: the least compiling in it
-    for (let i = 1; i <= WARM_RUNS && performance.now() - t0 < WARM_MS; i++) {
-      await new Promise((res) => setTimeout(res, 20));
-      if (this.running || this.pending || this.refineTimer && this.pendingInputAt) return;
-      if (this.focused || this.aheadRunning) return; // look-ahead has the lab now
-      const spec = { ...base, seed: (base.seed || 0) + 7919 * i };
-      const preview = this.previewOf(spec, 0);
-      const ran = preview ? preview.spec : spec;
-      (this.probe.warm = this.probe.warm || []).push({ repeats: ran.repeats, of: spec.repeats });
-      // Not counted in the pace: these run while the browser still
-      // compiles, slower than any press will.
-      const t = performance.now();
-      await post('/api/run', ran);
-      least = Math.min(least, performance.now() - t);
-      // Two previews of one repeat over PAIR_MS: a dear lesson.
-      if (i >= 2 && ran.repeats === 1) this.pairIfDear(ran, least);
-    }
   }
 
   /**
@@ -656,7 +596,7 @@ class Experiment {
    * smaller sample draws the same shape).
    */
   previewOf(spec, inputAt) {
-    if (inputAt === null || inputAt === undefined || !this.pace.fit()) return null;
+    if (inputAt === null || inputAt === undefined || this.pace.perRepeat() === undefined) return null;
     const full = spec.repeats || 10;
     const affordable = this.pace.repeatsIn(PREVIEW_MS);
     if (affordable >= full) return null;
@@ -693,7 +633,7 @@ class Experiment {
    * from them at once. One run at a time, each started only when the lab
    * has nothing else to do, so a press that jumps elsewhere waits for at
    * most one of them; and only where a preview is cheap (AHEAD_MAX_MS),
-   * or not too dear while the keys step the slider (AHEAD_KEYS_MAX_MS).
+   * or not too expensive while the keys step the slider (AHEAD_KEYS_MAX_MS).
    * Each is one ordinary run of the lab, its result the same as if the
    * press had asked for it.
    */
@@ -701,7 +641,7 @@ class Experiment {
     const f = this.focused;
     if (off.has('lookahead')) return;
     if (this.aheadRunning || this.running || this.pending) return;
-    if (!f || !this.result || !this.pace.fit() || document.activeElement !== f.range) return;
+    if (!f || !this.result || this.pace.perRepeat() === undefined || document.activeElement !== f.range) return;
     const { c, range, dir } = f;
     const step = Number(range.step) || 1;
     const min = Number(range.min);
@@ -760,8 +700,8 @@ class Experiment {
     // preview look-ahead asked for before the press. The page shows the new
     // spec (address and spec text) after the frame that draws its charts
     // (keepSpec): writing the address (history.replaceState) while the page
-    // has changes to lay out forces that layout, 2–21 ms in a Chromium
-    // trace, and the lab's answer would wait for it.
+    // has changes to lay out forces that layout, and the lab's answer would
+    // wait for it.
     const answer = ahead ? ahead.answer : runWithCharts(spec, this.chartSpecs);
     let said = false; // "Computing…" shown
     const slow = setTimeout(() => { said = true; this.setStatus(computing); }, STATUS_AFTER_MS);
@@ -802,8 +742,8 @@ class Experiment {
     // part) counts at the pace of all of them, the size every other run has.
     const atFull = preview && preview.part ? workMs / preview.part : workMs;
     if (workMs > 2) this.pace.add(result.spec.repeats, atFull);
-    // A preview of one repeat over PAIR_MS, alone: a dear lesson.
-    if (preview && preview.repeats === 1 && !r.shared) this.pairIfDear(spec, workMs);
+    // A preview of one repeat over PAIR_MS, alone: an expensive lesson.
+    if (preview && preview.repeats === 1 && !r.shared) this.pairIfSlow(spec, workMs);
     const ran = result.spec.estimate;
     if (ran && !preview) this.estimatePages = ran.pages;
     const bad = svgs.find((c) => !c.ok);
@@ -1004,7 +944,8 @@ function svgNode(text) {
   // script, foreignObject, event attribute or javascript: link. Such an SVG
   // is parsed by the HTML parser into an inert template, which costs a
   // slider's redraw half of what the XML parser and the walk below do
-  // (measured on the 50-path chart); anything else takes the careful path.
+  // (the 50-path chart of the MLE lesson, say); anything else takes the
+  // careful path.
   if (!/<script|<foreignObject|\son[a-z]+\s*=|javascript:/i.test(text)) {
     const t = document.createElement('template');
     t.innerHTML = text;

@@ -3,9 +3,9 @@
 // the core computes. If the instance ever exits, the worker reports it and
 // api.js starts a new worker.
 //
-// On a machine with two cores a lesson whose runs are dear pairs this
+// On a machine with two cores a lesson whose runs are expensive pairs this
 // worker with a helper, a second worker running this same script (api.js
-// pair): the two talk over a MessageChannel, this one splits each dear run
+// pair): the two talk over a MessageChannel, this one splits each expensive run
 // of a bundled dataset between them (lab.Split), and the helper hands its
 // results over (share, adopt). The answer is the same as without it.
 /* global Go */
@@ -47,7 +47,7 @@ async function readBlob(blob, id) {
   return out;
 }
 
-// The helper this worker shares dear runs with, once paired: its port, and
+// The helper this worker shares expensive runs with, once paired: its port, and
 // whether it has run the lesson's spec once (warm), building what its
 // policies derive from the dataset, so no shared run waits for that.
 let helper = null;
@@ -58,9 +58,9 @@ let sharing = null;
 // itself (and sharing no more: the helper is gone or stuck).
 const HELPER_TIMEOUT_MS = 5000;
 
-// letGo gives up on the helper (it could not run the lesson, or stopped
+// giveUp gives up on the helper (it could not run the lesson, or stopped
 // answering) and tells the page, which frees it: runs stay on this worker.
-function letGo(why) {
+function giveUp(why) {
   helper.gone = true;
   postMessage({ type: 'unpaired', error: why });
 }
@@ -75,7 +75,7 @@ function ask(spec, warm, wait) {
     if (wait) {
       setTimeout(() => {
         if (!helper.waiting.delete(id)) return;
-        letGo(`the helper did not answer within ${HELPER_TIMEOUT_MS / 1000} s`);
+        giveUp(`the helper did not answer within ${HELPER_TIMEOUT_MS / 1000} s`);
         resolve(null);
       }, HELPER_TIMEOUT_MS);
     }
@@ -84,13 +84,13 @@ function ask(spec, warm, wait) {
 
 // warmHelper has the helper run spec once on its own (see helper). A
 // helper that cannot (its module failed to start for want of memory, say)
-// is let go.
+// is given up on.
 function warmHelper(spec) {
   if (helper.warming) return;
   helper.warming = true;
   ask(spec, true, false).then((m) => {
     helper.warm = !!(m && m.warmed);
-    if (!helper.warm) letGo((m && m.error) || 'the helper did not answer');
+    if (!helper.warm) giveUp((m && m.error) || 'the helper did not answer');
   });
 }
 
@@ -168,7 +168,7 @@ self.onmessage = async (e) => {
       }
     };
     const t0 = performance.now();
-    // A lesson's run with charts (runWithCharts) on a dear spec: share its
+    // A lesson's run with charts (runWithCharts) on an expensive spec: share its
     // policies with the helper first; the run below then remembers them.
     let shared = false;
     if (helper && e.data.charts && method === 'POST' && path === '/api/run' && typeof payload === 'string') {
