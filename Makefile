@@ -67,7 +67,7 @@ test-browser:
 	REFRESHLAB_E2E=1 REFRESHLAB_DIST=$(CURDIR)/$(DIST) $(GO) test -count=1 -v -run 'Browser' ./site/e2e/
 
 bench: tools site wasm
-	$(GO) run ./site/e2e/bench -dist $(DIST)
+	$(GO) run ./site/e2e/bench -dist $(DIST) -out site/e2e/bench/figures.md
 
 # Tools the tests need, installed when missing: Node (for Go's js/wasm test
 # runner) and Debian's Chromium (for the browser tests), plus brotli for

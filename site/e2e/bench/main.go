@@ -87,7 +87,7 @@ var (
 	noBrow  = flag.Bool("no-browser", false, "skip the headless Chromium measurements")
 	only    = flag.String("only", "", "measure only these parts, comma-separated: throughput, slider, upload, size (default all)")
 	outFlag = flag.String("out", "", "also write the report as Markdown to this file (make bench: site/e2e/bench/figures.md)")
-	offFlag = flag.String("off", "", "latency mechanisms to switch off on the lesson pages, comma-separated (experiment.js: lookahead, keysahead, helper), to measure what each saves")
+	offFlag = flag.String("off", "", "latency mechanisms to switch off on the lesson pages, comma-separated (experiment.js: lookahead, keysahead, thin, helper), to measure what each saves")
 )
 
 // part reports whether the part name is to be measured.

@@ -14,7 +14,7 @@ const $ = (sel, root = document) => root.querySelector(sel);
 
 // Tests and make bench watch the panel through a probe
 // (window.__refreshLab), and may switch a latency mechanism off to measure
-// what it saves (?off=lookahead,keysahead,helper): both only
+// what it saves (?off=lookahead,keysahead,thin,helper): both only
 // when the page's address asks for them (?probe).
 const query = new URLSearchParams(location.search);
 const probing = query.has('probe');
@@ -602,7 +602,7 @@ class Experiment {
     if (affordable >= full) return null;
     const repeats = Math.max(1, affordable);
     const out = { spec: { ...clone(spec), repeats }, repeats, of: full };
-    if (affordable >= 1) return out;
+    if (affordable >= 1 || off.has('thin')) return out;
     let share = PREVIEW_MS / this.pace.ms(1); // of one repeat, what fits
     const sw = spec.sweep;
     if (sw && Array.isArray(sw.values)) {
