@@ -34,6 +34,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/lab"
 )
 
@@ -200,13 +201,14 @@ func (rt *Router) runCached(spec lab.Spec) (*lab.Result, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if c, ok := rt.results.byKey(string(key)); ok {
+	if c, ok := rt.results.byKey(string(key)); ok && rt.current(c) {
 		return c.res, c.body, nil
 	}
 	res, err := rt.lab.Run(spec)
 	if err != nil {
 		return nil, nil, err
 	}
+	data, _ := rt.lab.Dataset(res.Dataset.ID)
 	h := fnv.New64a()
 	h.Write(key)
 	res.ID = fmt.Sprintf("r%016x", h.Sum64())
@@ -214,8 +216,16 @@ func (rt *Router) runCached(spec lab.Spec) (*lab.Result, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	rt.results.add(cachedResult{key: string(key), res: res, body: body})
+	rt.results.add(cachedResult{key: string(key), res: res, body: body, data: data})
 	return res, body, nil
+}
+
+// current reports whether the dataset a remembered result was computed
+// from is still the lab's under its id: a result never outlives its data
+// (an upload evicted, or replaced by another read of the same file).
+func (rt *Router) current(c cachedResult) bool {
+	d, ok := rt.lab.Dataset(c.res.Dataset.ID)
+	return ok && d == c.data
 }
 
 // MaxCachedResults is how many recent results the router keeps, for
@@ -226,6 +236,7 @@ type cachedResult struct {
 	key  string
 	res  *lab.Result
 	body []byte
+	data *dataset.Dataset // the dataset it was computed from
 }
 
 // results holds recent results, the newest last.

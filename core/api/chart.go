@@ -141,7 +141,7 @@ func (rt *Router) chart(req Request) Response {
 	case res != nil:
 	case cr.ID != "":
 		c, ok := rt.results.byID(cr.ID)
-		if !ok {
+		if !ok || !rt.current(c) {
 			return jsonResponse(404, map[string]any{"error": fmt.Sprintf("no recent result %q here: send the result itself", cr.ID), "field": "id"})
 		}
 		res = c.res

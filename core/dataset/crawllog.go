@@ -684,7 +684,7 @@ func (lr *logRead) build(opt CrawlLogOptions, sum *CrawlLogSummary) (*Dataset, *
 
 	d := &Dataset{
 		Info: Info{
-			ID:          fmt.Sprintf("upload-%016x", lr.in.sum.Sum64())[:len("upload-")+12],
+			ID:          uploadID("upload-", lr.in.sum, fmt.Sprintf("crawl-log cycle=%g", L)),
 			Name:        opt.Name,
 			Source:      "upload",
 			CycleLength: L,

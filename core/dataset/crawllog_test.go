@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"math"
 	"os"
@@ -895,18 +894,28 @@ func TestCycleUnit(t *testing.T) {
 	}
 }
 
-// TestReadCrawlLogIDHash checks the id against hash/fnv over the file's
-// bytes, BOM included.
-func TestReadCrawlLogIDHash(t *testing.T) {
-	for _, log := range []string{goodLog, "\ufeff" + goodHashLog} {
-		d, _, err := ReadCrawlLog(strings.NewReader(log), CrawlLogOptions{})
+// TestReadCrawlLogIDOptions checks that a log's id covers how it was read:
+// the same bytes read with another cycle length are another dataset, and
+// an explicit cycle equal to the one inferred is the same dataset.
+func TestReadCrawlLogIDOptions(t *testing.T) {
+	read := func(log string, cycle float64) string {
+		t.Helper()
+		d, _, err := ReadCrawlLog(strings.NewReader(log), CrawlLogOptions{CycleLength: cycle})
 		if err != nil {
 			t.Fatal(err)
 		}
-		h := fnv.New64a()
-		h.Write([]byte(log))
-		if want := fmt.Sprintf("upload-%016x", h.Sum64())[:19]; d.Info.ID != want {
-			t.Errorf("id %q, want %q", d.Info.ID, want)
+		return d.Info.ID
+	}
+	for _, log := range []string{goodLog, "\ufeff" + goodHashLog} {
+		inferred, day, halfDay := read(log, 0), read(log, 86400), read(log, 43200)
+		if inferred != day {
+			t.Errorf("inferred cycle of a day gives %q, an explicit day %q: want one id", inferred, day)
+		}
+		if halfDay == day {
+			t.Errorf("12-hour and 1-day cycles both give %q: want two datasets", day)
+		}
+		if !strings.HasPrefix(day, "upload-") || len(day) != len("upload-")+12 {
+			t.Errorf("id %q: want upload- and 12 hex digits", day)
 		}
 	}
 }

@@ -9,7 +9,10 @@
 package dataset
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash"
+	"hash/fnv"
 	"math"
 	"slices"
 	"sync"
@@ -268,4 +271,18 @@ func (d *Dataset) Validate() error {
 		}
 	}
 	return nil
+}
+
+// uploadID names an uploaded dataset by everything that shapes it: the
+// hash of the file's bytes (sum, FNV-1a as it was read) and the reading
+// options as applied (how, such as the cycle length in nanoseconds), so
+// that the same file read another way is another dataset, and the same
+// file read the same way is the same one.
+func uploadID(prefix string, sum hash.Hash64, how string) string {
+	h := fnv.New64a()
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], sum.Sum64())
+	h.Write(b[:])
+	h.Write([]byte(how))
+	return fmt.Sprintf("%s%016x", prefix, h.Sum64())[:len(prefix)+12]
 }

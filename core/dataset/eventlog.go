@@ -513,7 +513,7 @@ func (er *eventRead) build(opt EventLogOptions, sum *EventLogSummary) (*Dataset,
 
 	d := &Dataset{
 		Info: Info{
-			ID:          fmt.Sprintf("events-%016x", er.in.sum.Sum64())[:len("events-")+12],
+			ID:          uploadID("events-", er.in.sum, fmt.Sprintf("change-events cycle=%d merge=%d window=%d,%d", Lns, mergeNs, t0, t1)),
 			Name:        opt.Name,
 			Source:      "upload",
 			CycleLength: L,

@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"os"
 	"path/filepath"
@@ -445,17 +444,32 @@ func TestReadEventLogBadOptions(t *testing.T) {
 	}
 }
 
-// TestReadEventLogID checks the id against hash/fnv over the file's bytes.
+// TestReadEventLogID checks that an event log's id covers how it was read:
+// the cycle, the merge window and the observation window as applied.
 func TestReadEventLogID(t *testing.T) {
 	for _, log := range []string{goodEvents, "\ufeff" + otaSample} {
-		d, _, err := ReadEventLog(strings.NewReader(log), EventLogOptions{Name: "x"})
-		if err != nil {
-			t.Fatal(err)
+		read := func(opt EventLogOptions) string {
+			t.Helper()
+			opt.Name = "x"
+			d, _, err := ReadEventLog(strings.NewReader(log), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d.Info.ID
 		}
-		h := fnv.New64a()
-		h.Write([]byte(log))
-		if want := fmt.Sprintf("events-%016x", h.Sum64())[:19]; d.Info.ID != want {
-			t.Errorf("id %q, want %q", d.Info.ID, want)
+		base := read(EventLogOptions{})
+		if again := read(EventLogOptions{CycleLength: 86400, Merge: 3600}); again != base {
+			t.Errorf("the defaults given explicitly give %q, left out %q: want one id", again, base)
+		}
+		for name, opt := range map[string]EventLogOptions{
+			"12-hour cycles": {CycleLength: 43200}, "no merging": {Merge: -1},
+		} {
+			if id := read(opt); id == base {
+				t.Errorf("%s give the defaults' id %q: want another dataset", name, id)
+			}
+		}
+		if !strings.HasPrefix(base, "events-") || len(base) != len("events-")+12 {
+			t.Errorf("id %q: want events- and 12 hex digits", base)
 		}
 	}
 }

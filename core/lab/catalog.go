@@ -181,17 +181,26 @@ func (l *Lab) AddUpload(d *dataset.Dataset) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.uploads = slices.DeleteFunc(l.uploads, func(u *dataset.Dataset) bool { return u.Info.ID == d.Info.ID })
+	l.forgetDataset(d.Info.ID)
+	l.uploads = append(l.uploads, d)
+	if n := len(l.uploads) - MaxUploads; n > 0 {
+		for _, gone := range l.uploads[:n] {
+			l.forgetDataset(gone.Info.ID)
+		}
+		l.uploads = slices.Delete(l.uploads, 0, n)
+	}
+}
+
+// forgetDataset drops what the lab remembers of dataset id: what policies
+// derived from it and the results and costs of runs on it. l.mu is held.
+func (l *Lab) forgetDataset(id string) {
 	for k := range l.memo {
-		if k.dataset == d.Info.ID {
+		if k.dataset == id {
 			delete(l.memo, k)
 		}
 	}
-	l.ran.drop(func(k ranKey) bool { return k.Dataset == d.Info.ID })
-	l.cost.drop(func(k costKey) bool { return k.dataset == d.Info.ID })
-	l.uploads = append(l.uploads, d)
-	if len(l.uploads) > MaxUploads {
-		l.uploads = slices.Delete(l.uploads, 0, len(l.uploads)-MaxUploads)
-	}
+	l.ran.drop(func(k ranKey) bool { return k.Dataset == id })
+	l.cost.drop(func(k costKey) bool { return k.dataset == id })
 }
 
 // Policies lists the lab's policies.

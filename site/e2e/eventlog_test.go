@@ -181,6 +181,18 @@ https://a.example/2,a.example,2024-05-02T10:00:00Z,change
 	}
 	tb.shot("07-upload-events", "")
 
+	// Another cycle length reads the same file again: another dataset,
+	// whose summary and experiment both have 12-hour cycles.
+	renders := evalJS[int](tb, `window.__refreshLab.renders`)
+	evalJS[bool](tb, `(() => { const c = document.getElementById('cycle'); c.value = '12h'; c.dispatchEvent(new Event('change')); return true; })()`)
+	want12 := fmt.Sprintf("%d of 12 hours", 2*shape.Cycles)
+	tb.waitFor("the 12-hour summary", fmt.Sprintf(`[...document.querySelectorAll('#facts dt')].some((dt) => dt.textContent === 'Cycles' && dt.nextElementSibling.textContent === %q)`, want12))
+	tb.waitRender(renders)
+	tb.waitFor("the 12-hour experiment", fmt.Sprintf(`(() => { const s = JSON.parse(new URL(location.href).searchParams.get('spec') || '{}'); return s.dataset && s.dataset.id !== %q; })()`, spec.Dataset.ID))
+	if cap := evalJS[string](tb, `document.querySelector('#readouts caption').textContent`); !strings.Contains(cap, fmt.Sprintf("averaged over %d cycles", 2*shape.Cycles)) {
+		t.Errorf("after reading with 12-hour cycles the numbers say %q, want %d cycles", cap, 2*shape.Cycles)
+	}
+
 	for _, r := range e.rec.Since(mark) {
 		if r.Method != http.MethodGet || strings.HasPrefix(r.Path, "/api/") || r.Body != 0 || strings.Contains(r.Path, "change-events") {
 			t.Errorf("the upload page sent %s; want only GETs of static files", r)

@@ -76,7 +76,16 @@ function showProgress(phase, done, total) {
   }
 }
 
+// The file last read, so that a change of how to read it (the cycle
+// length, the merge window) reads it again: the same bytes read another
+// way are another dataset.
+let lastFile = null;
+for (const id of ['cycle', 'merge']) {
+  $(id).addEventListener('change', () => { if (lastFile) read(lastFile); });
+}
+
 async function read(file) {
+  lastFile = file;
   errorBox.hidden = true;
   showProgress('read', 0, file.size);
   const t0 = performance.now();
