@@ -3,34 +3,51 @@ package api
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
 )
 
 // Upload formats POST /api/datasets accepts, by the query's "format".
 const (
-	FormatCrawlLog     = "crawl-log"     // one row per crawl: dataset.ReadCrawlLog
-	FormatChangeEvents = "change-events" // one row per change event: dataset.ReadEventLog
+	FormatCrawlLog     = dataset.FormatCrawlLog     // CSV, one row per crawl: dataset.ReadCrawlLog
+	FormatChangeEvents = dataset.FormatChangeEvents // CSV, one row per change event: dataset.ReadEventLog
+	FormatCDX          = dataset.FormatCDX          // a web archive's CDX index: captures, read as crawls
+	FormatCDXJ         = dataset.FormatCDXJ         // CDXJ (pywb, Common Crawl's index files)
+	FormatJSONL        = dataset.FormatJSONL        // JSON lines (canonical fields, or the Common Crawl index server's)
 )
 
-// upload reads a log from the body and adds it to the lab. Query: format
-// (crawl-log, the default, or change-events), name (shown as the dataset's
-// name), cycle (the cycle length: seconds, or a duration such as 12h or 1d;
-// default inferred for crawl logs, one day for change events); for change
-// events also merge (changes of a page closer than this are one: a
-// duration, default 1h, 0 for none), start and end (the observation
-// window, in any time format logs accept; default the log's first and last
-// event).
+// formats lists the upload formats, in the order messages name them.
+var formats = []string{FormatCrawlLog, FormatChangeEvents, FormatCDX, FormatCDXJ, FormatJSONL}
+
+// upload reads a log from the body (gzip-compressed or not) and adds it to
+// the lab. Query: format (crawl-log, the default; change-events; cdx,
+// cdxj, jsonl), name (shown as the dataset's name), cycle (the cycle
+// length: seconds, or a duration such as 12h or 1d; default inferred for
+// crawl logs and captures, one day for change events), sep (the CSV
+// formats' separator: a single character, or "tab"), columns (a column
+// map: role=name pairs such as page=url,time=crawled_at, see
+// dataset.ParseColumns); for change events also merge (changes of a page
+// closer than this are one: a duration, default 1h, 0 for none), start and
+// end (the observation window, in any time format logs accept; default the
+// log's first and last event).
+//
+// A file that cannot be read is a 400 whose JSON says where (line,
+// column, field, expected, got) and, when it can, what to do: hint, sep
+// (a separator to read it with), format (a format it seems to be in),
+// preview (its first rows and columns guessed for the roles, for a column
+// map).
 func (rt *Router) upload(req Request) Response {
 	format := req.Query.Get("format")
 	if format == "" {
 		format = FormatCrawlLog
 	}
-	if format != FormatCrawlLog && format != FormatChangeEvents {
-		return errorResponse(400, "unknown format %q (expected %q or %q)", format, FormatCrawlLog, FormatChangeEvents)
+	if !slices.Contains(formats, format) {
+		return errorResponse(400, "unknown format %q (expected %s)", format, quotedOr(formats))
 	}
 	var cycle float64
 	if c := req.Query.Get("cycle"); c != "" {
@@ -40,18 +57,33 @@ func (rt *Router) upload(req Request) Response {
 		}
 		cycle = secs
 	}
+	var layout dataset.Layout
+	if s := req.Query.Get("sep"); s != "" {
+		sep, err := parseSep(s)
+		if err != nil {
+			return fieldError("sep", err)
+		}
+		layout.Sep = sep
+	}
+	if c := req.Query.Get("columns"); c != "" {
+		m, err := dataset.ParseColumns(c)
+		if err != nil {
+			return fieldError("columns", err)
+		}
+		layout.Columns = m
+	}
 	var (
 		d   *dataset.Dataset
 		sum any
 		err error
 	)
-	if format == FormatCrawlLog {
+	if format != FormatChangeEvents {
 		var s *dataset.CrawlLogSummary
 		d, s, err = dataset.ReadCrawlLog(bytes.NewReader(req.Body),
-			dataset.CrawlLogOptions{Name: req.Query.Get("name"), CycleLength: cycle, Progress: req.Progress})
+			dataset.CrawlLogOptions{Name: req.Query.Get("name"), Format: format, Layout: layout, CycleLength: cycle, Progress: req.Progress})
 		sum = s
 	} else {
-		opt := dataset.EventLogOptions{Name: req.Query.Get("name"), CycleLength: cycle, Progress: req.Progress}
+		opt := dataset.EventLogOptions{Name: req.Query.Get("name"), Layout: layout, CycleLength: cycle, Progress: req.Progress}
 		if m := strings.TrimSpace(req.Query.Get("merge")); m != "" {
 			if opt.Merge, err = parseMerge(m); err != nil {
 				return fieldError("merge", err)
@@ -74,15 +106,48 @@ func (rt *Router) upload(req Request) Response {
 	if err != nil {
 		var pe *dataset.ParseError
 		if errors.As(err, &pe) {
-			return jsonResponse(400, map[string]any{
+			m := map[string]any{
 				"error": pe.Error(), "line": pe.Line, "column": pe.Column,
 				"field": pe.Field, "expected": pe.Expected, "got": pe.Got,
-			})
+			}
+			for k, v := range map[string]string{"hint": pe.Hint, "sep": pe.Sep, "format": pe.Format} {
+				if v != "" {
+					m[k] = v
+				}
+			}
+			if pe.Preview != nil {
+				m["preview"] = pe.Preview
+			}
+			return jsonResponse(400, m)
+		}
+		var oe *dataset.OptionError
+		if errors.As(err, &oe) {
+			return fieldError(oe.Option, oe.Err)
 		}
 		return errorResponse(400, "%v", err)
 	}
 	rt.lab.AddUpload(d)
 	return jsonResponse(201, map[string]any{"dataset": d.Info, "format": format, "summary": sum})
+}
+
+// quotedOr formats names as `"a", "b" or "c"`.
+func quotedOr(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// parseSep reads a separator: one character, or "tab".
+func parseSep(s string) (rune, error) {
+	if strings.EqualFold(s, "tab") || s == `\t` {
+		return '\t', nil
+	}
+	if r, size := utf8.DecodeRuneInString(s); size == len(s) && r != utf8.RuneError {
+		return r, nil
+	}
+	return 0, errors.New(`expected one character, such as ";", or "tab"`)
 }
 
 // fieldError is a 400 naming the query field at fault.

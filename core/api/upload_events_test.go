@@ -18,15 +18,35 @@ const eventsLog = `ts_unix,ts_utc,service,document_type,event
 1704198600,2024-01-02T12:30:00Z,X,Privacy,change
 `
 
+// uploadCase is an upload and what its answer must be.
+type uploadCase struct {
+	name, query, body string
+	status            int
+	check             func(m map[string]any) string // a complaint, or ""; nil: anything
+}
+
+// runUploads posts each upload in turn, as a subtest.
+func runUploads(t *testing.T, rt *Router, tests []uploadCase) {
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, m := serve(rt, "POST", "/api/datasets", tt.query, tt.body)
+			if resp.Status != tt.status {
+				t.Fatalf("status %d, want %d: %s", resp.Status, tt.status, resp.Body)
+			}
+			if tt.check != nil {
+				if msg := tt.check(m); msg != "" {
+					t.Error(msg)
+				}
+			}
+		})
+	}
+}
+
 // TestUploadChangeEvents uploads change events with each option and checks
 // the summary, the errors and that the dataset runs.
 func TestUploadChangeEvents(t *testing.T) {
 	rt := New(lab.New())
-	tests := []struct {
-		name, query, body string
-		status            int
-		check             func(m map[string]any) string
-	}{
+	tests := []uploadCase{
 		{"defaults", "format=change-events&name=e.csv", eventsLog, 201, func(m map[string]any) string {
 			s := m["summary"].(map[string]any)
 			d := m["dataset"].(map[string]any)
@@ -71,19 +91,7 @@ func TestUploadChangeEvents(t *testing.T) {
 		{"events read as a crawl log", "format=crawl-log", eventsLog, 400, errorContains("a page column")},
 		{"unknown format", "format=events", eventsLog, 400, errorContains(`"change-events"`)},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			resp, m := serve(rt, "POST", "/api/datasets", tt.query, tt.body)
-			if resp.Status != tt.status {
-				t.Fatalf("status %d, want %d: %s", resp.Status, tt.status, resp.Body)
-			}
-			if tt.check != nil {
-				if msg := tt.check(m); msg != "" {
-					t.Error(msg)
-				}
-			}
-		})
-	}
+	runUploads(t, rt, tests)
 
 	resp, m := serve(rt, "POST", "/api/datasets", "format=change-events&cycle=12h", eventsLog)
 	if resp.Status != 201 {

@@ -2,12 +2,8 @@ package dataset
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
-	"encoding/csv"
-	"errors"
 	"fmt"
-	"hash"
 	"hash/fnv"
 	"io"
 	"math"
@@ -26,44 +22,69 @@ type CrawlLogOptions struct {
 	// Name is shown as the dataset's name (e.g. the file name); default
 	// "Uploaded crawl log".
 	Name string
+	// Format is the file's format: FormatCrawlLog (CSV, the default when
+	// empty), or one of the web archive index formats, whose rows are
+	// captures: FormatCDX, FormatCDXJ, FormatJSONL.
+	Format string
+	// Layout gives the separator of a CSV log and maps roles to columns
+	// named otherwise.
+	Layout
 	// CycleLength is the length of one cycle in seconds; 0 infers it as the
 	// median interval between consecutive crawls of the same page.
 	CycleLength float64
-	// Progress, when not nil, is called with the number of bytes consumed
-	// about every MiB and once at the end, to drive a progress bar.
+	// Progress, when not nil, is called with the number of bytes of the
+	// file consumed (compressed, when it is) about every MiB and once at
+	// the end, to drive a progress bar.
 	Progress func(bytes int64)
 }
 
 // CrawlLogSummary describes what ReadCrawlLog read, to show the researcher
 // after an upload.
 type CrawlLogSummary struct {
-	Rows          int      `json:"rows"`          // crawl rows read
-	Pages         int      `json:"pages"`         // distinct pages
-	Sites         int      `json:"sites"`         // distinct sites
-	Cycles        int      `json:"cycles"`        // cycles of the dataset (the last crawl round)
-	CycleLength   float64  `json:"cycleLength"`   // seconds, as used
-	CycleInferred bool     `json:"cycleInferred"` // CycleLength was inferred from the log
-	Start         string   `json:"start"`         // RFC 3339 UTC of the first crawl
-	End           string   `json:"end"`           // RFC 3339 UTC of the last crawl
-	Crawls        int      `json:"crawls"`        // crawls after a page's first: the ones that can observe a change
-	Changes       int      `json:"changes"`       // of those, how many saw a change
-	ChangeRate    float64  `json:"changeRate"`    // Changes / Crawls: the observed change rate
-	Columns       []string `json:"columns"`       // columns used, in the file's spelling
-	Ignored       []string `json:"ignored"`       // columns ignored, in the file's spelling
-	ChangeFrom    string   `json:"changeFrom"`    // "changed" or "hash"
+	Format        string         `json:"format"`            // the file's format (FormatCrawlLog, FormatCDX, ...)
+	Rows          int            `json:"rows"`              // crawl rows read (captures, in the capture formats)
+	Dropped       map[string]int `json:"dropped,omitempty"` // rows that are not captures of a page, by why (the capture formats)
+	Pages         int            `json:"pages"`             // distinct pages
+	Sites         int            `json:"sites"`             // distinct sites
+	Cycles        int            `json:"cycles"`            // cycles of the dataset (the last crawl round)
+	CycleLength   float64        `json:"cycleLength"`       // seconds, as used
+	CycleInferred bool           `json:"cycleInferred"`     // CycleLength was inferred from the log
+	Start         string         `json:"start"`             // RFC 3339 UTC of the first crawl
+	End           string         `json:"end"`               // RFC 3339 UTC of the last crawl
+	Crawls        int            `json:"crawls"`            // crawls after a page's first: the ones that can observe a change
+	Changes       int            `json:"changes"`           // of those, how many saw a change
+	ChangeRate    float64        `json:"changeRate"`        // Changes / Crawls: the observed change rate
+	Columns       []string       `json:"columns"`           // columns used, in the file's spelling
+	Ignored       []string       `json:"ignored"`           // columns ignored, in the file's spelling
+	ChangeFrom    string         `json:"changeFrom"`        // "changed" or "hash"
 }
 
-// ParseError is a problem in a crawl log at a line and column, in the style
-// of encoding/csv's ParseError.
+// ParseError is a problem in a log at a line and column, in the style of
+// encoding/csv's ParseError.
 //
 // Column is the 1-based position of the offending field in its row (0 when
-// the whole line or file is at fault), except for quoting errors, where it is
-// encoding/csv's 1-based byte position in the line.
+// the whole line or file is at fault), except for CSV quoting errors, where
+// it is encoding/csv's 1-based byte position in the line, and in CDXJ and
+// JSON lines, where it is the 1-based byte position of the value in the
+// line.
 type ParseError struct {
 	Line, Column int    // 1-based; Column 0 when the whole line is at fault
 	Field        string // the column's name from the header, if known
 	Expected     string // what was expected, in words
 	Got          string // what was found (truncated to ~40 chars)
+
+	// Hint, when not empty, says what is probably wrong with the file as
+	// a whole, and what to do: "the separator looks like ';'".
+	Hint string
+	// Sep, when not empty, is the separator the header seems to use:
+	// reading the file again with it may succeed.
+	Sep string
+	// Format, when not empty, is the format the file seems to be in.
+	Format string
+	// Preview, when the header lacks a column the format needs, shows the
+	// file's first rows and a column for each role where one can be
+	// guessed, so that a column map can be chosen.
+	Preview *Preview
 
 	// described says Got is a description of what was found ("an empty
 	// field") rather than text from the file, so Error does not quote it.
@@ -71,7 +92,8 @@ type ParseError struct {
 }
 
 // Error formats e as, for example,
-// `line 17, column 3 (time): expected a time (...), got "yesterday"`.
+// `line 17, column 3 (time): expected a time (...), got "yesterday"`,
+// followed by the hint when there is one.
 func (e *ParseError) Error() string {
 	var b strings.Builder
 	b.WriteString("line ")
@@ -96,6 +118,10 @@ func (e *ParseError) Error() string {
 		b.WriteString(", got ")
 		b.WriteString(strconv.Quote(e.Got))
 	}
+	if e.Hint != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Hint)
+	}
 	return b.String()
 }
 
@@ -108,18 +134,8 @@ var (
 	maxCrawlRounds = 100_000   // cycles a log may span
 )
 
-// Accepted column names (lower case) for each role.
-var (
-	pageNames    = []string{"page"}
-	urlNames     = []string{"url"}
-	siteNames    = []string{"site"}
-	timeNames    = []string{"time", "crawl_time", "timestamp", "ts", "crawled_at"}
-	changedNames = []string{"changed"}
-	hashNames    = []string{"hash", "content_hash", "digest", "checksum"}
-)
-
 const (
-	expectTime    = "a time (RFC 3339, YYYY-MM-DD [HH:MM[:SS]], or unix seconds)"
+	expectTime    = "a time (RFC 3339, YYYY-MM-DD [HH:MM[:SS]], YYYYMMDDhhmmss, or unix seconds)"
 	expectChanged = "0/1, true/false or yes/no"
 	expectRange   = "a time between 1970 and 2200"
 	gotEmpty      = "an empty field"
@@ -139,142 +155,137 @@ type crawl struct {
 	changed bool // the row says the crawl saw a change (changed logs; hash logs after comparison)
 }
 
-// ReadCrawlLog reads a crawl log in CSV (see datasets/README.md) into a
-// Dataset: each crawl is placed in a crawl round of the cycle length, and a
-// crawl that saw a change marks its page changed in the cycle ending at that
-// round. Problems in the file are reported as *ParseError.
+// ReadCrawlLog reads a crawl log into a Dataset (see datasets/README.md):
+// a CSV file with a row per crawl, or a web archive's index of captures
+// (CDX, CDXJ, JSON lines), a capture being a crawl whose change is a new
+// content digest. Each crawl is placed in a crawl round of the cycle
+// length, and a crawl that saw a change marks its page changed in the
+// cycle ending at that round. Any format may be gzip-compressed. Problems
+// in the file are reported as *ParseError, options that do not fit the
+// format as *OptionError.
 func ReadCrawlLog(r io.Reader, opt CrawlLogOptions) (*Dataset, *CrawlLogSummary, error) {
 	if opt.CycleLength < 0 || math.IsNaN(opt.CycleLength) || math.IsInf(opt.CycleLength, 0) {
 		return nil, nil, fmt.Errorf("dataset: crawl log: cycle length %v: expected a positive number of seconds, or 0 to infer it", opt.CycleLength)
 	}
-	lr := newLogRead(r, opt.Progress)
+	if opt.Format == "" {
+		opt.Format = FormatCrawlLog
+	}
+	roles := captureRoles
+	switch opt.Format {
+	case FormatCrawlLog:
+		roles = crawlRoles
+	case FormatCDX, FormatCDXJ, FormatJSONL:
+	default:
+		return nil, nil, fmt.Errorf("dataset: crawl log: format %q: expected %s, %s, %s or %s", opt.Format, FormatCrawlLog, FormatCDX, FormatCDXJ, FormatJSONL)
+	}
+	lr, err := newLogRead(r, opt.Format, opt.Layout, roles, opt.Progress)
+	if err != nil {
+		return nil, nil, err
+	}
 	d, sum, err := lr.read(opt)
 	if err != nil {
 		return nil, nil, err
 	}
 	if opt.Progress != nil {
-		opt.Progress(lr.in.n)
+		opt.Progress(lr.in.consumed())
 	}
 	return d, sum, nil
 }
 
-// newLogRead prepares to read a CSV log from r, as crawl logs and change-event
-// logs both are: a UTF-8 byte order mark skipped, '#' comments, fields
-// trimmed of leading space, the bytes hashed and counted as they pass.
-func newLogRead(r io.Reader, progress func(int64)) *logRead {
-	in := &logReader{r: r, sum: fnv.New64a(), line: 1, progress: progress, nextReport: progressEvery}
-	br := bufio.NewReaderSize(in, 64<<10)
-	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
-		br.Discard(3)
+// newLogRead prepares to read a log of the given format from r, crawl
+// logs, capture indexes and change-event logs alike: the bytes decompressed
+// when gzipped, checked, hashed and counted as they pass (openInput), and
+// split into records by the format.
+func newLogRead(r io.Reader, format string, l Layout, roles []role, progress func(int64)) (*logRead, error) {
+	if err := checkLayout(l, roles, format); err != nil {
+		return nil, err
 	}
-	cr := csv.NewReader(br)
-	cr.Comment = '#'
-	cr.FieldsPerRecord = -1 // until the header fixes it
-	cr.ReuseRecord = true
-	cr.TrimLeadingSpace = true
-
-	lr := &logRead{in: in, cr: cr}
-	if l, ok := r.(interface{ Len() int }); ok {
-		lr.size = int64(l.Len())
+	in, err := openInput(r, progress)
+	if err != nil {
+		return nil, err
 	}
-	return lr
+	lr := &logRead{in: in, format: format, roles: roles, colMap: l.Columns, sep: cmp.Or(l.Sep, ','), size: in.size}
+	switch format {
+	case FormatCrawlLog, FormatChangeEvents:
+		if line, n := in.firstLine(); n > 0 {
+			if err := wrongFormat(line, n, format, false); err != nil {
+				return nil, err
+			}
+		}
+		lr.src = newCSVRecords(in, lr.sep)
+	case FormatCDX:
+		lr.src = &cdxRecords{lines: lines{in: in}}
+		lr.capture = true
+	case FormatCDXJ, FormatJSONL:
+		lr.src = &jsonRecords{lines: lines{in: in}, cdxj: format == FormatCDXJ}
+		lr.capture = true
+	}
+	return lr, nil
 }
 
-// logRead holds the state of one ReadCrawlLog call.
+// logRead holds the state of one ReadCrawlLog call (and, embedded, of one
+// ReadEventLog call).
 type logRead struct {
-	in *logReader
-	cr *csv.Reader
+	in      *input
+	src     records
+	format  string
+	roles   []role            // the format's roles
+	colMap  map[string]string // role → column name, from the layout
+	sep     rune
+	capture bool // rows are captures (CDX, CDXJ, JSON lines): some are not of a page
 
 	header     []string // the header's names, trimmed, in the file's spelling
 	headerLine int
-	nfields    int
-	colPage    int // column of the page id (page, or url without page)
-	colURL     int // column of the URL when both page and url are given; else -1
-	colSite    int // -1 when absent
+	found      []int        // the column of each role (-1 for none), once the header is read
+	used       []usedColumn // the columns as read
+	colPage    int          // column of the page id (page, or url without page)
+	colURL     int          // column of the URL when both page and url are given; else -1
+	colSite    int          // -1 when absent
 	colTime    int
 	colChange  int // column of changed or hash
 	useHash    bool
+	colStatus  int // -1 when absent
+	colMime    int // -1 when absent
 
 	dates     dateCache
-	size      int64 // bytes in the input when known (it has a Len method), else 0
+	size      int64 // bytes in the input when known (an uncompressed input with a Len method), else 0
 	pageIndex map[string]int32
 	siteIndex map[string]int32
 	pages     []Page
 	sites     []string
 	crawls    []crawl
-	hashes    []uint64 // FNV-1a of each crawl's hash, for hash logs
+	hashes    []uint64       // FNV-1a of each crawl's hash, for hash logs
+	dropped   map[string]int // rows not read, by why
 
 	rows             int
 	tmin, tmax       int64
 	lineMin, lineMax int // lines of the earliest and latest crawl
 }
 
-// next returns the next non-blank record, or io.EOF.
-func (lr *logRead) next() ([]string, error) {
-	for {
-		rec, err := lr.cr.Read()
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" && (err == nil || errors.Is(err, csv.ErrFieldCount)) {
-			continue // a line of spaces (encoding/csv skips empty lines)
-		}
-		if err != nil {
-			return nil, lr.convert(err, len(rec))
-		}
-		return rec, nil
-	}
-}
-
-// convert turns a reading error into a *ParseError where it is one; n is
-// the number of fields read.
-func (lr *logRead) convert(err error, n int) error {
-	if err == io.EOF {
-		return err
-	}
-	var le *lineError
-	if errors.As(err, &le) {
-		return &ParseError{Line: le.line, Expected: fmt.Sprintf("a line of at most %d bytes", maxLineBytes), Got: "a longer line", described: true}
-	}
-	var ce *csv.ParseError
-	if errors.As(err, &ce) {
-		pe := &ParseError{Line: ce.Line, Column: ce.Column, described: true}
-		switch {
-		case errors.Is(ce.Err, csv.ErrFieldCount):
-			pe.Column = 0
-			pe.Expected = fmt.Sprintf("%d fields", lr.nfields)
-			pe.Got = strconv.Itoa(n)
-		case errors.Is(ce.Err, csv.ErrBareQuote):
-			pe.Expected = `a " only in a quoted field (quote the field and double the ")`
-			pe.Got = `a bare " in an unquoted field`
-		case errors.Is(ce.Err, csv.ErrQuote):
-			pe.Expected = `a closing " followed by a comma or the end of the line`
-			pe.Got = `an extraneous or missing "`
-		default:
-			pe.Expected = "valid CSV"
-			pe.Got = ce.Err.Error()
-		}
-		return pe
-	}
-	return fmt.Errorf("dataset: reading crawl log: %w", err)
+// usedColumn is a column as it is read: its part (a role, or "hash" for
+// a change read from hashes) and position.
+type usedColumn struct {
+	part string
+	col  int
 }
 
 func (lr *logRead) read(opt CrawlLogOptions) (*Dataset, *CrawlLogSummary, error) {
-	rec, err := lr.next()
-	if err == io.EOF {
-		return nil, nil, &ParseError{Line: 1, Expected: "a header row", Got: gotEOF, described: true}
-	}
+	rec, line, err := lr.src.header()
 	if err != nil {
 		return nil, nil, err
 	}
-	lr.headerLine, _ = lr.cr.FieldPos(0)
-	sum := &CrawlLogSummary{Columns: []string{}, Ignored: []string{}}
+	lr.headerLine = max(line, 1)
+	sum := &CrawlLogSummary{Format: lr.format, Columns: []string{}, Ignored: []string{}}
 	if err := lr.parseHeader(rec, sum); err != nil {
 		return nil, nil, err
 	}
-	lr.cr.FieldsPerRecord = lr.nfields
+	lr.src.strict()
 
 	lr.pageIndex = make(map[string]int32)
 	lr.siteIndex = make(map[string]int32)
+	lr.dropped = make(map[string]int)
 	for {
-		rec, err := lr.next()
+		rec, err := lr.src.next()
 		if err == io.EOF {
 			break
 		}
@@ -286,47 +297,159 @@ func (lr *logRead) read(opt CrawlLogOptions) (*Dataset, *CrawlLogSummary, error)
 		}
 	}
 	if lr.rows == 0 {
-		return nil, nil, &ParseError{Line: lr.headerLine, Expected: "at least one crawl row", Got: gotEOF, described: true}
+		what := "at least one crawl row"
+		if lr.capture {
+			what = "at least one capture of a page (status 200 or a revisit)"
+		}
+		return nil, nil, &ParseError{Line: lr.headerLine, Expected: what, Got: lr.nothing(), described: true}
+	}
+	if len(lr.dropped) > 0 {
+		sum.Dropped = lr.dropped
 	}
 	return lr.build(opt, sum)
 }
 
-// columns reads a header row into lr.header (names trimmed, in the file's
-// spelling) and returns, for each role, the column whose name (in any case)
-// is one of the role's names, or -1; two columns for one role are an error.
-func (lr *logRead) columns(rec []string, roles ...[]string) ([]int, error) {
-	lr.nfields = len(rec)
-	lr.header = make([]string, len(rec))
-	cols := make([]int, len(roles))
-	for r := range cols {
-		cols[r] = -1
+// nothing describes a log without rows to read: the end of the file, or
+// the rows dropped.
+func (lr *logRead) nothing() string {
+	n := 0
+	for _, k := range lr.dropped {
+		n += k
 	}
-	for i, name := range rec {
-		if len(name) > maxFieldBytes {
-			return nil, lr.tooLong(i, name)
+	if n == 0 {
+		return gotEOF
+	}
+	return fmt.Sprintf("%d rows, none a capture of a page", n)
+}
+
+// columns reads a header row into lr.header (names trimmed, in the file's
+// spelling) and returns, for each role, the column that plays it, or -1:
+// the column the layout's map names for it, else a column (not mapped to
+// another role) whose name, in any case, is one of the role's names. Two
+// columns for one role are an error.
+func (lr *logRead) columns(rec []string, roles []role) ([]int, error) {
+	if err := lr.setHeader(rec); err != nil {
+		return nil, err
+	}
+	cols := make([]int, len(roles))
+	mapped := make([]bool, len(rec))
+	for r, ro := range roles {
+		cols[r] = -1
+		name, ok := lr.colMap[ro.name]
+		if ro.name == "" || !ok {
+			continue
 		}
-		name = strings.TrimSpace(name)
-		lr.header[i] = name
-		r := slices.IndexFunc(roles, func(names []string) bool { return slices.Contains(names, strings.ToLower(name)) })
+		for i, h := range lr.header {
+			if !strings.EqualFold(h, name) {
+				continue
+			}
+			if cols[r] >= 0 {
+				return nil, lr.headerError(&ParseError{Line: lr.headerLine, Column: i + 1, Field: h,
+					Expected: fmt.Sprintf("one column named %q, for columns=%s=%s (column %d is one)", name, ro.name, name, cols[r]+1),
+					Got:      "a second one", described: true})
+			}
+			cols[r], mapped[i] = i, true
+		}
+		if cols[r] < 0 {
+			return nil, lr.headerError(&ParseError{Line: lr.headerLine,
+				Expected: fmt.Sprintf("a column named %q, for columns=%s=%s", name, ro.name, name),
+				Got:      truncate(strings.Join(lr.header, string(lr.sep)))})
+		}
+	}
+	for i, name := range lr.header {
+		if mapped[i] {
+			continue
+		}
+		r := slices.IndexFunc(roles, func(ro role) bool {
+			_, isMapped := lr.colMap[ro.name]
+			return !(ro.name != "" && isMapped) && slices.Contains(ro.names, strings.ToLower(name))
+		})
 		if r < 0 {
 			continue
 		}
 		if p := cols[r]; p >= 0 {
-			line, _ := lr.cr.FieldPos(i)
-			return nil, &ParseError{Line: line, Column: i + 1, Field: name,
+			line, _ := lr.src.pos(i)
+			return nil, &ParseError{Line: max(line, lr.headerLine), Column: i + 1, Field: name,
 				Expected: fmt.Sprintf("one column of this kind (column %d, %q, is one)", p+1, lr.header[p]),
 				Got:      "a second one", described: true}
 		}
 		cols[r] = i
 	}
+	lr.found = cols
 	return cols, nil
 }
 
-// missing reports a header without a column for a role.
+// setHeader reads the header's names into lr.header, trimmed.
+func (lr *logRead) setHeader(rec []string) error {
+	lr.header = make([]string, len(rec))
+	for i, name := range rec {
+		if len(name) > maxFieldBytes {
+			lr.header = nil
+			return lr.tooLong(i, name)
+		}
+		lr.header[i] = strings.TrimSpace(name)
+	}
+	return nil
+}
+
+// use records the columns as they are read, for the dataset's id:
+// the part each plays and its position (-1 for none).
+func (lr *logRead) use(parts ...usedColumn) {
+	lr.used = lr.used[:0]
+	for _, u := range parts {
+		if u.col >= 0 {
+			lr.used = append(lr.used, u)
+		}
+	}
+}
+
+// applied describes how the columns were read, for the dataset's id: the
+// separator and each column's part, so that two column maps reading the
+// same columns the same way give one dataset.
+func (lr *logRead) applied() string {
+	var b strings.Builder
+	if lr.sep != ',' {
+		fmt.Fprintf(&b, " sep=%q", lr.sep)
+	}
+	for _, u := range lr.used {
+		fmt.Fprintf(&b, " %s=#%d", u.part, u.col)
+	}
+	return b.String()
+}
+
+// missing reports a header without a column for a role, with a preview
+// of the file for choosing one.
 func (lr *logRead) missing(what string, names []string) error {
-	return &ParseError{Line: lr.headerLine,
+	return lr.headerError(&ParseError{Line: lr.headerLine,
 		Expected: fmt.Sprintf("a %s column (named %s)", what, orList(names)),
-		Got:      truncate(strings.Join(lr.header, ","))}
+		Got:      truncate(strings.Join(lr.header, string(lr.sep)))})
+}
+
+// headerError adds to e, an error about the header, a Preview of the
+// file: its header, first rows, and the columns found or guessed for the
+// roles a column map can name.
+func (lr *logRead) headerError(e *ParseError) error {
+	p := &Preview{Header: lr.header, Rows: [][]string{}}
+	for len(p.Rows) < previewRows {
+		rec, err := lr.src.next()
+		if err != nil {
+			break
+		}
+		p.Rows = append(p.Rows, slices.Clone(rec))
+	}
+	for r, ro := range lr.roles {
+		if ro.name == "" {
+			continue
+		}
+		col := -1
+		if lr.found != nil {
+			col = lr.found[r]
+		}
+		p.Roles = append(p.Roles, PreviewRole{Role: ro.name, Need: ro.need, Column: col})
+	}
+	p.guess(lr.roles)
+	e.Preview = p
+	return e
 }
 
 // split lists the header's names used (the columns in used) and ignored,
@@ -345,19 +468,22 @@ func (lr *logRead) split(used []int) (columns, ignored []string) {
 
 // parseHeader assigns the columns' roles.
 func (lr *logRead) parseHeader(rec []string, sum *CrawlLogSummary) error {
-	c, err := lr.columns(rec, pageNames, urlNames, siteNames, timeNames, changedNames, hashNames)
+	c, err := lr.columns(rec, lr.roles)
 	if err != nil {
 		return err
 	}
-	cols := struct{ page, url, site, time, changed, hash int }{c[0], c[1], c[2], c[3], c[4], c[5]}
+	cols := struct{ page, url, site, time, changed, hash, status, mime int }{c[0], c[1], c[2], c[3], c[4], c[5], -1, -1}
+	if lr.capture {
+		cols.status, cols.mime = c[6], c[7]
+	}
 	if cols.page < 0 && cols.url < 0 {
-		return lr.missing("page", append(slices.Clip(pageNames), urlNames...))
+		return lr.missing("page", append(slices.Clip(lr.roles[0].names), lr.roles[1].names...))
 	}
 	if cols.time < 0 {
-		return lr.missing("time", timeNames)
+		return lr.missing("time", roleTime.names)
 	}
 	if cols.changed < 0 && cols.hash < 0 {
-		return lr.missing("change", append(slices.Clip(changedNames), hashNames...))
+		return lr.missing("change", append(slices.Clip(roleChanged.names), roleHash.names...))
 	}
 
 	lr.colPage, lr.colURL = cols.page, -1
@@ -367,6 +493,7 @@ func (lr *logRead) parseHeader(rec []string, sum *CrawlLogSummary) error {
 		lr.colURL = cols.url
 	}
 	lr.colSite, lr.colTime = cols.site, cols.time
+	lr.colStatus, lr.colMime = cols.status, cols.mime
 	if cols.changed >= 0 {
 		lr.colChange = cols.changed
 		sum.ChangeFrom = "changed"
@@ -374,7 +501,9 @@ func (lr *logRead) parseHeader(rec []string, sum *CrawlLogSummary) error {
 		lr.colChange, lr.useHash = cols.hash, true
 		sum.ChangeFrom = "hash"
 	}
-	sum.Columns, sum.Ignored = lr.split([]int{cols.page, cols.url, cols.site, cols.time, lr.colChange})
+	sum.Columns, sum.Ignored = lr.split([]int{cols.page, cols.url, cols.site, cols.time, lr.colChange, cols.status, cols.mime})
+	lr.use(usedColumn{"page", lr.colPage}, usedColumn{"url", lr.colURL}, usedColumn{"site", lr.colSite}, usedColumn{"time", lr.colTime},
+		usedColumn{sum.ChangeFrom, lr.colChange}, usedColumn{"status", lr.colStatus}, usedColumn{"mime", lr.colMime})
 	return nil
 }
 
@@ -388,23 +517,27 @@ func orList(names []string) string {
 
 // fieldError returns a *ParseError for field i of the current record.
 func (lr *logRead) fieldError(i int, expected, got string) *ParseError {
-	line, _ := lr.cr.FieldPos(i)
-	return &ParseError{Line: line, Column: i + 1, Field: lr.header[i], Expected: expected, Got: truncate(got)}
+	line, col := lr.src.pos(i)
+	return &ParseError{Line: line, Column: col, Field: lr.header[i], Expected: expected, Got: truncate(got)}
 }
 
-// emptyError returns a *ParseError for an empty field i.
+// emptyError returns a *ParseError for an empty field i (or, in the JSON
+// formats, a missing one).
 func (lr *logRead) emptyError(i int, expected string) *ParseError {
 	e := lr.fieldError(i, expected, gotEmpty)
 	e.described = true
+	if j, ok := lr.src.(*jsonRecords); ok && j.absent(i) {
+		e.Got = fmt.Sprintf("no %q field", lr.header[i])
+	}
 	return e
 }
 
 // tooLong reports field i as over the size limit.
 func (lr *logRead) tooLong(i int, s string) *ParseError {
-	line, _ := lr.cr.FieldPos(i)
-	pe := &ParseError{Line: line, Column: i + 1, Expected: fmt.Sprintf("a field of at most %d bytes", maxFieldBytes),
+	line, col := lr.src.pos(i)
+	pe := &ParseError{Line: line, Column: col, Expected: fmt.Sprintf("a field of at most %d bytes", maxFieldBytes),
 		Got: fmt.Sprintf("%d bytes", len(s)), described: true}
-	if lr.header != nil {
+	if i < len(lr.header) {
 		pe.Field = lr.header[i]
 	}
 	return pe
@@ -414,7 +547,7 @@ func (lr *logRead) tooLong(i int, s string) *ParseError {
 // "crawl rows") or with a field over the size limit.
 func (lr *logRead) checkRow(rec []string, what string) error {
 	if lr.rows >= maxCrawlRows {
-		line, _ := lr.cr.FieldPos(0)
+		line, _ := lr.src.pos(0)
 		return &ParseError{Line: line, Expected: fmt.Sprintf("at most %d %s", maxCrawlRows, what), Got: "more", described: true}
 	}
 	for i, f := range rec {
@@ -453,10 +586,74 @@ func (lr *logRead) checkSite(rec []string, p int32) error {
 	return nil
 }
 
+// drop counts a row not read, by why: an event kind, a capture's status.
+func (lr *logRead) drop(why string) {
+	if _, ok := lr.dropped[why]; ok { // already lower case and short
+		lr.dropped[why]++
+		return
+	}
+	k := truncate(strings.ToLower(why))
+	if _, ok := lr.dropped[k]; !ok && len(lr.dropped) >= maxKinds {
+		k = otherKinds
+	}
+	lr.dropped[k]++
+}
+
+// notCapture says why a row of a capture format is not a capture of a
+// page's content, or "" when it is one (see datasets/README.md, "Which
+// rows are captures"): a capture of a robots.txt file, a response other
+// than 200 that is not a revisit, a row without a digest.
+func (lr *logRead) notCapture(rec []string) string {
+	u := rec[lr.colPage]
+	if lr.colURL >= 0 {
+		u = rec[lr.colURL]
+	}
+	if robotsTxt(trim(u)) {
+		return "robots.txt"
+	}
+	revisit := lr.colMime >= 0 && strings.EqualFold(trim(rec[lr.colMime]), "warc/revisit")
+	if lr.colStatus >= 0 && !revisit {
+		if s := trim(rec[lr.colStatus]); s != "200" {
+			return "status " + s
+		}
+	}
+	if lr.useHash && trim(rec[lr.colChange]) == "-" {
+		return "no digest"
+	}
+	return ""
+}
+
+// robotsTxt reports whether u, a URL or a SURT key, addresses a
+// robots.txt file.
+func robotsTxt(u string) bool {
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+		if j := strings.IndexByte(u, '/'); j >= 0 {
+			u = u[j:]
+		} else {
+			return false
+		}
+	} else if i := strings.Index(u, ")/"); i >= 0 {
+		u = u[i+1:]
+	} else {
+		return false
+	}
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	return strings.EqualFold(u, "/robots.txt")
+}
+
 // row reads one crawl row.
 func (lr *logRead) row(rec []string) error {
 	if err := lr.checkRow(rec, "crawl rows"); err != nil {
 		return err
+	}
+	if lr.capture {
+		if why := lr.notCapture(rec); why != "" {
+			lr.drop(why)
+			return nil
+		}
 	}
 
 	// Time.
@@ -502,7 +699,7 @@ func (lr *logRead) row(rec []string) error {
 
 	line := 0
 	if lr.rows == 0 || t < lr.tmin || t > lr.tmax {
-		line, _ = lr.cr.FieldPos(lr.colTime)
+		line, _ = lr.src.pos(lr.colTime)
 	}
 	if lr.rows == 0 || t < lr.tmin {
 		lr.tmin, lr.lineMin = t, line
@@ -514,7 +711,7 @@ func (lr *logRead) row(rec []string) error {
 	if lr.rows == presizeAfter && lr.size > 0 {
 		// Size the crawl records once from the bytes per row so far, rather
 		// than growing them by doubling.
-		est := min(float64(lr.size)/float64(lr.cr.InputOffset())*presizeAfter*1.05, float64(maxCrawlRows))
+		est := min(float64(lr.size)/float64(max(lr.src.offset(), 1))*presizeAfter*1.05, float64(maxCrawlRows))
 		if n := int(est) - len(lr.crawls); n > 0 {
 			lr.crawls = slices.Grow(lr.crawls, n)
 			if lr.useHash {
@@ -528,6 +725,10 @@ func (lr *logRead) row(rec []string) error {
 	}
 	return nil
 }
+
+// presizeAfter is the number of rows after which a reader estimates the
+// number of rows of an input of known size.
+const presizeAfter = 1024
 
 // newPage adds the page with the given id, finding its site.
 func (lr *logRead) newPage(rec []string, id string) (int32, error) {
@@ -684,7 +885,7 @@ func (lr *logRead) build(opt CrawlLogOptions, sum *CrawlLogSummary) (*Dataset, *
 
 	d := &Dataset{
 		Info: Info{
-			ID:          uploadID("upload-", lr.in.sum, fmt.Sprintf("crawl-log cycle=%g", L)),
+			ID:          uploadID("upload-", lr.in.log.sum, fmt.Sprintf("%s cycle=%g%s", lr.format, L, lr.applied())),
 			Name:        opt.Name,
 			Source:      "upload",
 			CycleLength: L,
@@ -777,12 +978,38 @@ const (
 // Accepted: a number of unix seconds (milliseconds above 1e11), optionally
 // with decimals; YYYY-MM-DD; or YYYY-MM-DD, T or space, HH:MM, optional :SS
 // with optional fraction, and an optional zone Z, ±HH:MM or ±HHMM (UTC when
-// absent).
+// absent); or 14 digits YYYYMMDDhhmmss in UTC, the web archives'
+// timestamps (as unix milliseconds any 14-digit number would be after
+// 2200, so none of those is taken from it).
 func parseCrawlTime(s string, c *dateCache) (int64, int) {
 	if len(s) >= 10 && s[4] == '-' {
 		return parseDateTime(s, c)
 	}
+	if len(s) == 14 && strings.Trim(s, "0123456789") == "" {
+		return parseTimestamp14(s)
+	}
 	return parseUnix(s)
+}
+
+// parseTimestamp14 reads YYYYMMDDhhmmss (UTC).
+func parseTimestamp14(s string) (int64, int) {
+	var d [7]int
+	for i := range d {
+		v, ok := digits2(s, 2*i)
+		if !ok {
+			return 0, timeBad
+		}
+		d[i] = v
+	}
+	year, mo, dd, hh, mm, ss := d[0]*100+d[1], d[2], d[3], d[4], d[5], d[6]
+	if mo < 1 || mo > 12 || dd < 1 || dd > daysIn(year, mo) || hh > 23 || mm > 59 || ss > 59 {
+		return 0, timeBad
+	}
+	secs := daysFromCivil(year, mo, dd)*86400 + int64(hh*3600+mm*60+ss)
+	if secs < minCrawlTime || secs >= maxCrawlTime/1e9 {
+		return 0, timeRange
+	}
+	return secs * 1e9, timeOK
 }
 
 // dateCache remembers the last date parsed, since consecutive rows of a log
@@ -974,65 +1201,6 @@ func daysFromCivil(y, m, d int) int64 {
 	doy := (153*mp+2)/5 + d - 1
 	doe := yoe*365 + yoe/4 - yoe/100 + doy
 	return int64(era)*146097 + int64(doe) - 719468
-}
-
-// logReader passes the file through, hashing its bytes (FNV-1a 64),
-// counting them and their lines, reporting progress, and refusing a line
-// longer than maxLineBytes before encoding/csv would buffer it whole.
-type logReader struct {
-	r          io.Reader
-	sum        hash.Hash64 // FNV-1a 64 of the bytes read
-	n          int64       // bytes read
-	line       int         // physical line of the next byte
-	lineLen    int         // bytes of the current line so far
-	err        error       // error to return after the bytes before it
-	progress   func(int64)
-	nextReport int64
-}
-
-const progressEvery = 1 << 20
-
-// presizeAfter is the number of rows after which ReadCrawlLog estimates the
-// number of rows of an input of known size.
-const presizeAfter = 1024
-
-// lineError is returned by logReader for an over-long line.
-type lineError struct{ line int }
-
-func (e *lineError) Error() string { return fmt.Sprintf("line %d too long", e.line) }
-
-func (lr *logReader) Read(p []byte) (int, error) {
-	if lr.err != nil {
-		return 0, lr.err
-	}
-	n, err := lr.r.Read(p)
-	line := lr.line
-	start := -lr.lineLen // where the current line began, relative to p
-	for start < n {
-		j := bytes.IndexByte(p[max(start, 0):n], '\n')
-		if j < 0 {
-			break
-		}
-		i := max(start, 0) + j // the line's newline
-		if i-start > maxLineBytes {
-			break
-		}
-		line++
-		start = i + 1
-	}
-	if n-start > maxLineBytes {
-		// Pass on the lines before the long one; refuse the rest.
-		lr.err = &lineError{line: line}
-		return max(start, 0), nil
-	}
-	lr.sum.Write(p[:n])
-	lr.line, lr.lineLen = line, n-start
-	lr.n += int64(n)
-	if lr.progress != nil && lr.n >= lr.nextReport {
-		lr.progress(lr.n)
-		lr.nextReport = lr.n + progressEvery
-	}
-	return n, err
 }
 
 // WriteCrawlLog writes d as a canonical crawl log, so that bundled datasets

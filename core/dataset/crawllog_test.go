@@ -133,7 +133,7 @@ func TestReadCrawlLog(t *testing.T) {
 			urls: []string{"a", "b", "c"}, sites: []string{"s1", "s2"},
 			cycle: 86400, inferred: true, unit: "day",
 			check: func(t *testing.T, d *Dataset, s *CrawlLogSummary) {
-				want := CrawlLogSummary{Rows: 9, Pages: 3, Sites: 2, Cycles: 2, CycleLength: 86400, CycleInferred: true,
+				want := CrawlLogSummary{Format: FormatCrawlLog, Rows: 9, Pages: 3, Sites: 2, Cycles: 2, CycleLength: 86400, CycleInferred: true,
 					Start: "2024-01-01T00:00:00Z", End: "2024-01-03T00:00:00Z", Crawls: 6, Changes: 3, ChangeRate: 0.5,
 					Columns: []string{"page", "site", "time", "changed"}, Ignored: []string{}, ChangeFrom: "changed"}
 				if fmt.Sprint(*s) != fmt.Sprint(want) {
@@ -480,7 +480,7 @@ func TestReadCrawlLogErrors(t *testing.T) {
 		{name: "field count", log: h + row + "\na,s,2024-01-02\n", line: 4, expected: "4 fields",
 			msg: "line 4: expected 4 fields, got 3"},
 		{name: "bad time", log: h + row + "a,s,yesterday,1\n", line: 3, col: 3, field: "time", expected: "a time",
-			msg: `line 3, column 3 (time): expected a time (RFC 3339, YYYY-MM-DD [HH:MM[:SS]], or unix seconds), got "yesterday"`},
+			msg: `line 3, column 3 (time): expected a time (RFC 3339, YYYY-MM-DD [HH:MM[:SS]], YYYYMMDDhhmmss, or unix seconds), got "yesterday"`},
 		{name: "empty time", log: h + "a,s,,1\n", line: 2, col: 3, field: "time", expected: "a time"},
 		{name: "bad date", log: h + "a,s,2023-02-29,1\n", line: 2, col: 3, field: "time", expected: "a time"},
 		{name: "bad clock", log: h + "a,s,2023-02-28T24:00:00Z,1\n", line: 2, col: 3, expected: "a time"},
@@ -526,7 +526,7 @@ func TestReadCrawlLogErrors(t *testing.T) {
 		{name: "too many rounds", log: h + row + "a,s,2200-01-01,1\nb,s,2024-06-01,1\n", opt: CrawlLogOptions{CycleLength: 3600},
 			line: 3, col: 3, field: "time", expected: "a crawl at most 100000 cycles of 3600 s after the first (line 2)"},
 		{name: "truncated got", log: h + "a,s," + strings.Repeat("é", 30) + ",1\n", line: 2, col: 3,
-			msg: `line 2, column 3 (time): expected a time (RFC 3339, YYYY-MM-DD [HH:MM[:SS]], or unix seconds), got "` + strings.Repeat("é", 20) + `..."`},
+			msg: `line 2, column 3 (time): expected a time (RFC 3339, YYYY-MM-DD [HH:MM[:SS]], YYYYMMDDhhmmss, or unix seconds), got "` + strings.Repeat("é", 20) + `..."`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -573,7 +573,7 @@ func TestReadCrawlLogBadOption(t *testing.T) {
 // package.
 func TestParseCrawlTime(t *testing.T) {
 	layouts := []string{time.RFC3339Nano, time.RFC3339, "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04:05", "2006-01-02",
-		"2006-01-02T15:04:05.999-0700", "2006-01-02 15:04:05-07:00"}
+		"2006-01-02T15:04:05.999-0700", "2006-01-02 15:04:05-07:00", "20060102150405"}
 	zones := []*time.Location{time.UTC, time.FixedZone("", 5*3600+30*60), time.FixedZone("", -8*3600)}
 	for i := range 2000 {
 		sec := int64(i) * 3_644_731_199 // spread over 1970..2200
@@ -600,7 +600,8 @@ func TestParseCrawlTime(t *testing.T) {
 	}
 	for s, want := range map[string]int64{
 		"0": 0, "1e3": -1, "100000000000": -2, "100000000000.5": 1e11*1e6 + 5e5, "7289654399": 7289654399e9, "7289654400": -2, "7289654399999": 7289654399999e6, "-0.0": 0, "1.5": 1.5e9, ".5": 5e8,
-		"1704067200.123456789123": 1704067200123456789, "2200-12-31T23:59:59.999999999Z": maxCrawlTime - 1, "2024-01-01T00:00:60Z": -1,
+		"1704067200.123456789123": 1704067200123456789, "20240229235959": 1709251199e9, "20230229000000": -1, "20241301000000": -1,
+		"19691231235959": -2, "22010101000000": -2, "2024010112000a": -1, "+2024010112000": 2024010112000e6, "2200-12-31T23:59:59.999999999Z": maxCrawlTime - 1, "2024-01-01T00:00:60Z": -1,
 		"2024-01-01T00:00:00.Z": -1, "2024-01-01T00:00:00Z ": -1, "2024-01-01_00:00": -1, "2024-13-01": -1, "+": -1, "": -1, "1.2.3": -1,
 	} {
 		got, st := parseCrawlTime(s, nil)
@@ -625,16 +626,9 @@ func FuzzReadCrawlLog(f *testing.F) {
 		f.Add([]byte(s), 3600.0)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, cycle float64) {
-		if !(cycle > 0) || math.IsInf(cycle, 0) {
-			cycle = 0
-		}
-		d, s, err := ReadCrawlLog(bytes.NewReader(data), CrawlLogOptions{CycleLength: cycle})
+		d, s, err := ReadCrawlLog(bytes.NewReader(data), CrawlLogOptions{CycleLength: fuzzCycle(cycle)})
 		if err != nil {
-			var pe *ParseError
-			if !errors.As(err, &pe) || pe.Line < 1 {
-				t.Fatalf("err = %v (%T), want a *ParseError with a line", err, err)
-			}
-			_ = pe.Error()
+			wantParseError(t, err)
 			return
 		}
 		if err := d.Validate(); err != nil {
@@ -661,6 +655,26 @@ func FuzzReadCrawlLog(f *testing.F) {
 			t.Fatalf("read back %v, want %v", d2.Truth.Changed, d.Truth.Changed)
 		}
 	})
+}
+
+// fuzzCycle turns a fuzzed cycle length into an option: itself when it
+// is positive and finite, else 0 (inferred).
+func fuzzCycle(cycle float64) float64 {
+	if !(cycle > 0) || math.IsInf(cycle, 0) {
+		return 0
+	}
+	return cycle
+}
+
+// wantParseError fails t unless err is a *ParseError with a line (and a
+// column that is not negative) whose message can be formatted.
+func wantParseError(t *testing.T, err error) {
+	t.Helper()
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line < 1 || pe.Column < 0 {
+		t.Fatalf("err = %v (%T), want a *ParseError with a line", err, err)
+	}
+	_ = pe.Error()
 }
 
 // sharedData locates the real change logs, two Open Terms Archive

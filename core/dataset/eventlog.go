@@ -26,6 +26,9 @@ type EventLogOptions struct {
 	// Name is shown as the dataset's name (e.g. the file name); default
 	// "Uploaded change events".
 	Name string
+	// Layout gives the separator and maps roles (page, url, site, time,
+	// event) to columns named otherwise.
+	Layout
 	// CycleLength is the length of one cycle in seconds; 0 means one day.
 	// An event log records changes, not the crawls between them, so there
 	// is no crawl grid to infer a length from: one day is the default
@@ -41,8 +44,9 @@ type EventLogOptions struct {
 	// Start and End bound the observation window (Start, End]; zero values
 	// mean the log's earliest and latest event (of any kind).
 	Start, End time.Time
-	// Progress, when not nil, is called with the number of bytes consumed
-	// about every MiB and once at the end, to drive a progress bar.
+	// Progress, when not nil, is called with the number of bytes of the
+	// file consumed (compressed, when it is) about every MiB and once at
+	// the end, to drive a progress bar.
 	Progress func(bytes int64)
 }
 
@@ -85,17 +89,6 @@ const (
 // tracked from the start). A crawler knows when it began watching a page,
 // so this is repository knowledge, not truth; Observe reads it.
 const FeatureTracked = "tracked"
-
-// Accepted column names (lower case) beyond the crawl log's page, url,
-// site and time names.
-var (
-	eventNames   = []string{"event"}
-	otaService   = []string{"service"}
-	otaDocType   = []string{"document_type"}
-	otaTimeUnix  = []string{"ts_unix"}
-	otaTimeUTC   = []string{"ts_utc"}
-	otaTimeNames = []string{"ts_unix", "ts_utc"}
-)
 
 const (
 	expectEvent = "an event (change, start, or another kind, which is dropped)"
@@ -141,19 +134,25 @@ type event struct {
 // change at t0 itself is outside every cycle: with the default window it is
 // the log's earliest event, which the initial copy already holds.
 //
-// Problems in the file are reported as *ParseError; bad options as other
-// errors.
+// Any separator may be set, and columns named otherwise mapped to roles
+// (EventLogOptions.Layout); the file may be gzip-compressed. Problems in
+// the file are reported as *ParseError; options that do not fit as
+// *OptionError, other bad options as other errors.
 func ReadEventLog(r io.Reader, opt EventLogOptions) (*Dataset, *EventLogSummary, error) {
 	if err := checkEventOptions(opt); err != nil {
 		return nil, nil, err
 	}
-	er := &eventRead{logRead: newLogRead(r, opt.Progress)}
+	lr, err := newLogRead(r, FormatChangeEvents, opt.Layout, eventRoles, opt.Progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	er := &eventRead{logRead: lr}
 	d, sum, err := er.read(opt)
 	if err != nil {
 		return nil, nil, err
 	}
 	if opt.Progress != nil {
-		opt.Progress(er.in.n)
+		opt.Progress(er.in.consumed())
 	}
 	return d, sum, nil
 }
@@ -196,29 +195,25 @@ type eventRead struct {
 	events  []event
 	starts  int
 	changes int // change rows
-	dropped map[string]int
 }
 
 func (er *eventRead) read(opt EventLogOptions) (*Dataset, *EventLogSummary, error) {
-	rec, err := er.next()
-	if err == io.EOF {
-		return nil, nil, &ParseError{Line: 1, Expected: "a header row", Got: gotEOF, described: true}
-	}
+	rec, line, err := er.src.header()
 	if err != nil {
 		return nil, nil, err
 	}
-	er.headerLine, _ = er.cr.FieldPos(0)
+	er.headerLine = line
 	sum := &EventLogSummary{Dropped: map[string]int{}}
 	if err := er.parseHeader(rec, sum); err != nil {
 		return nil, nil, err
 	}
-	er.cr.FieldsPerRecord = er.nfields
+	er.src.strict()
 
 	er.pageIndex = make(map[string]int32)
 	er.siteIndex = make(map[string]int32)
 	er.dropped = sum.Dropped
 	for {
-		rec, err := er.next()
+		rec, err := er.src.next()
 		if err == io.EOF {
 			break
 		}
@@ -239,7 +234,7 @@ func (er *eventRead) read(opt EventLogOptions) (*Dataset, *EventLogSummary, erro
 // Terms Archive when there is a service and a document_type column and no
 // page or url column.
 func (er *eventRead) parseHeader(rec []string, sum *EventLogSummary) error {
-	c, err := er.columns(rec, pageNames, urlNames, siteNames, timeNames, eventNames, otaService, otaDocType, otaTimeUnix, otaTimeUTC)
+	c, err := er.columns(rec, er.roles)
 	if err != nil {
 		return err
 	}
@@ -257,7 +252,7 @@ func (er *eventRead) parseHeader(rec []string, sum *EventLogSummary) error {
 			er.colTime = utc
 		}
 		if er.colTime < 0 {
-			return er.missing("time", otaTimeNames)
+			return er.missing("time", append(slices.Clip(roleOTAUnix.names), roleOTAUTC.names...))
 		}
 		used = []int{service, doc, er.colTime, ev}
 		sum.ReadAs = fmt.Sprintf("read as Open Terms Archive events: page = %s + \" / \" + %s, site = %s, time = %s",
@@ -270,10 +265,10 @@ func (er *eventRead) parseHeader(rec []string, sum *EventLogSummary) error {
 	} else {
 		sum.Layout = LayoutEvents
 		if page < 0 && url < 0 {
-			return er.missing("page", append(slices.Clip(pageNames), append(urlNames, "service and document_type (Open Terms Archive)")...))
+			return er.missing("page", append(slices.Clip(rolePage.names), append(roleURL.names, "service and document_type (Open Terms Archive)")...))
 		}
 		if tm < 0 {
-			return er.missing("time", timeNames)
+			return er.missing("time", roleTime.names)
 		}
 		er.colPage = page
 		if page < 0 {
@@ -289,6 +284,11 @@ func (er *eventRead) parseHeader(rec []string, sum *EventLogSummary) error {
 		}
 	}
 	sum.Columns, sum.Ignored = er.split(used)
+	if er.ota {
+		er.use(usedColumn{"service", er.colService}, usedColumn{"document_type", er.colDocType}, usedColumn{"time", er.colTime}, usedColumn{"event", er.colEvent})
+	} else {
+		er.use(usedColumn{"page", er.colPage}, usedColumn{"url", er.colURL}, usedColumn{"site", er.colSite}, usedColumn{"time", er.colTime}, usedColumn{"event", er.colEvent})
+	}
 	return nil
 }
 
@@ -351,7 +351,7 @@ func (er *eventRead) row(rec []string) error {
 
 	line := 0
 	if er.rows == 0 || t < er.tmin || t > er.tmax {
-		line, _ = er.cr.FieldPos(er.colTime)
+		line, _ = er.src.pos(er.colTime)
 	}
 	if er.rows == 0 || t < er.tmin {
 		er.tmin, er.lineMin = t, line
@@ -363,7 +363,7 @@ func (er *eventRead) row(rec []string) error {
 	if er.rows == presizeAfter && er.size > 0 {
 		// Size the events once from the bytes per row so far, rather than
 		// growing them by doubling, as ReadCrawlLog does.
-		est := min(float64(er.size)/float64(er.cr.InputOffset())*presizeAfter*1.05, float64(maxCrawlRows))
+		est := min(float64(er.size)/float64(max(er.src.offset(), 1))*presizeAfter*1.05, float64(maxCrawlRows))
 		if n := int(est) - len(er.events); n > 0 {
 			er.events = slices.Grow(er.events, n)
 		}
@@ -378,19 +378,6 @@ func (er *eventRead) row(rec []string) error {
 	}
 	er.events = append(er.events, event{t: t, page: p, kind: kind})
 	return nil
-}
-
-// drop counts a row of an event kind that is neither change nor start.
-func (er *eventRead) drop(kind string) {
-	if _, ok := er.dropped[kind]; ok { // already lower case and short
-		er.dropped[kind]++
-		return
-	}
-	k := truncate(strings.ToLower(kind))
-	if _, ok := er.dropped[k]; !ok && len(er.dropped) >= maxKinds {
-		k = otherKinds
-	}
-	er.dropped[k]++
 }
 
 // build turns the events into the dataset's truth.
@@ -513,7 +500,7 @@ func (er *eventRead) build(opt EventLogOptions, sum *EventLogSummary) (*Dataset,
 
 	d := &Dataset{
 		Info: Info{
-			ID:          uploadID("events-", er.in.sum, fmt.Sprintf("change-events cycle=%d merge=%d window=%d,%d", Lns, mergeNs, t0, t1)),
+			ID:          uploadID("events-", er.in.log.sum, fmt.Sprintf("change-events cycle=%d merge=%d window=%d,%d%s", Lns, mergeNs, t0, t1, er.applied())),
 			Name:        opt.Name,
 			Source:      "upload",
 			CycleLength: L,
