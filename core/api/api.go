@@ -23,6 +23,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,9 +48,10 @@ type Request struct {
 	Path   string     // without the query, e.g. "/api/run"
 	Query  url.Values // may be nil
 	Body   []byte
-	// Progress, when set, is told how many bytes of Body an upload has
-	// read so far, for a progress bar.
-	Progress func(read int64)
+	// Progress, when set, is told how far the request has come, for a
+	// progress bar: how many bytes of Body an upload has read, or how many
+	// repeats a run has finished (lab.RunContext).
+	Progress func(done int64)
 }
 
 // Response is an API response.
@@ -187,7 +189,11 @@ func (rt *Router) run(req Request) Response {
 	if resp, ok := decode(req.Body, &spec); !ok {
 		return resp
 	}
-	res, body, err := rt.runCached(spec)
+	var progress func(int)
+	if req.Progress != nil {
+		progress = func(n int) { req.Progress(int64(n)) }
+	}
+	res, body, err := rt.runCached(spec, progress)
 	if err != nil {
 		return specErrorResponse(err)
 	}
@@ -196,7 +202,7 @@ func (rt *Router) run(req Request) Response {
 
 // runCached runs spec, or returns the result of the same spec run lately:
 // runs are deterministic, so a slider moved back needs no new run.
-func (rt *Router) runCached(spec lab.Spec) (*lab.Result, []byte, error) {
+func (rt *Router) runCached(spec lab.Spec, progress func(repeats int)) (*lab.Result, []byte, error) {
 	key, err := json.Marshal(spec)
 	if err != nil {
 		return nil, nil, err
@@ -204,7 +210,7 @@ func (rt *Router) runCached(spec lab.Spec) (*lab.Result, []byte, error) {
 	if c, ok := rt.results.byKey(string(key)); ok && rt.current(c) {
 		return c.res, c.body, nil
 	}
-	res, err := rt.lab.Run(spec)
+	res, err := rt.lab.RunContext(context.Background(), spec, progress)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -147,7 +147,7 @@ func (rt *Router) chart(req Request) Response {
 		res = c.res
 	case cr.Spec != nil:
 		var err error
-		if res, _, err = rt.runCached(*cr.Spec); err != nil {
+		if res, _, err = rt.runCached(*cr.Spec, nil); err != nil {
 			return specErrorResponse(err)
 		}
 	default:

@@ -418,7 +418,7 @@ func (l *Lab) resolveEstimate(spec Spec) (Spec, *dataset.Dataset, error) {
 }
 
 // runEstimate resolves and runs an estimate spec.
-func (l *Lab) runEstimate(spec Spec) (res *Result, err error) {
+func (l *Lab) runEstimate(spec Spec, w *watch) (res *Result, err error) {
 	spec, d, err := l.resolveEstimate(spec)
 	if err != nil {
 		return nil, err
@@ -445,11 +445,15 @@ func (l *Lab) runEstimate(spec Spec) (res *Result, err error) {
 		}
 	}
 	for i, ps := range spec.Policies {
+		if err := w.stopped(); err != nil {
+			return nil, err
+		}
 		desc, _ := l.policy(ps.ID)
 		pr, err := e.policy(i, desc)
 		if err != nil {
 			return nil, err
 		}
+		w.add(spec.Repeats)
 		res.Spec.Policies[i].Params = pr.Params
 		if ps.Label != "" {
 			pr.Label, pr.Name = ps.Label, pr.Name+" ("+ps.Label+")"
@@ -457,7 +461,7 @@ func (l *Lab) runEstimate(spec Spec) (res *Result, err error) {
 		res.Policies = append(res.Policies, pr)
 	}
 	if spec.Sweep != nil {
-		if res.Sweep, err = l.runSweep(spec); err != nil {
+		if res.Sweep, err = l.runSweep(spec, w); err != nil {
 			return nil, err
 		}
 		if res.Sweep.Field == "estimate.crawl.initial" {

@@ -249,7 +249,7 @@ func trueRates(d *dataset.Dataset) ([]float64, string) {
 }
 
 // runSchedule runs a schedule spec.
-func (l *Lab) runSchedule(spec Spec) (*Result, error) {
+func (l *Lab) runSchedule(spec Spec, w *watch) (*Result, error) {
 	spec, d, err := l.resolveSchedule(spec)
 	if err != nil {
 		return nil, err
@@ -261,10 +261,14 @@ func (l *Lab) runSchedule(spec Spec) (*Result, error) {
 		res.Schedule.TrueRates = truth
 	}
 	for i, ps := range spec.Policies {
+		if err := w.stopped(); err != nil {
+			return nil, err
+		}
 		pr, err := runSchedulePolicy(spec, truth, i)
 		if err != nil {
 			return nil, err
 		}
+		w.add(spec.Repeats)
 		res.Schedule.Events += pr.events
 		if ps.Label != "" {
 			pr.Label, pr.Name = ps.Label, pr.Name+" ("+ps.Label+")"
@@ -272,7 +276,7 @@ func (l *Lab) runSchedule(spec Spec) (*Result, error) {
 		res.Policies = append(res.Policies, pr.PolicyResult)
 	}
 	if spec.Sweep != nil {
-		if res.Sweep, err = l.runSweep(spec); err != nil {
+		if res.Sweep, err = l.runSweep(spec, w); err != nil {
 			return nil, err
 		}
 	}

@@ -133,8 +133,8 @@ class WorkerEngine {
   // One message to the worker, which runs spec and draws each chart of its
   // result before it answers: a round trip between threads costs up to a
   // frame on a busy machine, and a slider should pay for one, not two.
-  async runWithCharts(spec, charts) {
-    return this.send({ method: 'POST', path: '/api/run', query: '', body: JSON.stringify(spec), charts: charts.map((c) => JSON.stringify(c)) }, { batch: true });
+  async runWithCharts(spec, charts, onProgress) {
+    return this.send({ method: 'POST', path: '/api/run', query: '', body: JSON.stringify(spec), charts: charts.map((c) => JSON.stringify(c)) }, { batch: true, onProgress });
   }
 
   send(message, { onProgress, batch = false }) {
@@ -207,12 +207,13 @@ export function request(method, path, options) {
 
 /**
  * Runs spec (POST /api/run) and draws each chart of its result (POST
- * /api/chart), in one exchange with the module where it can. Never throws.
+ * /api/chart), in one exchange with the module where it can; onProgress,
+ * when given, hears ('run', repeats finished) while it runs. Never throws.
  * @returns {Promise<{run: Response, charts: Response[]}>} charts is empty
  *   when the run failed.
  */
-export function runWithCharts(spec, charts) {
-  return getEngine().runWithCharts(spec, charts);
+export function runWithCharts(spec, charts, onProgress) {
+  return getEngine().runWithCharts(spec, charts, onProgress);
 }
 
 /**
