@@ -193,43 +193,58 @@ func (rt *Router) run(req Request) Response {
 	if req.Progress != nil {
 		progress = func(n int) { req.Progress(int64(n)) }
 	}
-	res, body, err := rt.runCached(spec, progress)
+	c, err := rt.runCached(spec, progress)
 	if err != nil {
 		return specErrorResponse(err)
 	}
-	return Response{Status: 200, ContentType: "application/json", Body: body, ResultID: res.ID}
+	if req.Query.Get("brief") == "1" {
+		// The headline numbers alone, without the series per cycle (a
+		// page drawing a long log's policies one by one needs their
+		// numbers at once, and the charts come from the result here, by
+		// id).
+		brief := *c.res
+		brief.Policies = slices.Clone(brief.Policies)
+		for i := range brief.Policies {
+			brief.Policies[i].Series = nil
+		}
+		resp := jsonResponse(200, &brief)
+		resp.ResultID = c.res.ID
+		return resp
+	}
+	body, err := c.encoded()
+	if err != nil {
+		return errorResponse(500, "encoding the result: %v", err)
+	}
+	return Response{Status: 200, ContentType: "application/json", Body: body, ResultID: c.res.ID}
 }
 
 // runCached runs spec, or returns the result of the same spec run lately:
 // runs are deterministic, so a slider moved back needs no new run.
-func (rt *Router) runCached(spec lab.Spec, progress func(repeats int)) (*lab.Result, []byte, error) {
+func (rt *Router) runCached(spec lab.Spec, progress func(repeats int)) (*cachedResult, error) {
 	key, err := json.Marshal(spec)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if c, ok := rt.results.byKey(string(key)); ok && rt.current(c) {
-		return c.res, c.body, nil
+		return c, nil
 	}
 	res, err := rt.lab.RunContext(context.Background(), spec, progress)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	data, _ := rt.lab.Dataset(res.Dataset.ID)
 	h := fnv.New64a()
 	h.Write(key)
 	res.ID = fmt.Sprintf("r%016x", h.Sum64())
-	body, err := json.Marshal(res)
-	if err != nil {
-		return nil, nil, err
-	}
-	rt.results.add(cachedResult{key: string(key), res: res, body: body, data: data})
-	return res, body, nil
+	c := &cachedResult{key: string(key), res: res, data: data}
+	rt.results.add(c)
+	return c, nil
 }
 
 // current reports whether the dataset a remembered result was computed
 // from is still the lab's under its id: a result never outlives its data
 // (an upload evicted, or replaced by another read of the same file).
-func (rt *Router) current(c cachedResult) bool {
+func (rt *Router) current(c *cachedResult) bool {
 	d, ok := rt.lab.Dataset(c.res.Dataset.ID)
 	return ok && d == c.data
 }
@@ -241,17 +256,26 @@ const MaxCachedResults = 16
 type cachedResult struct {
 	key  string
 	res  *lab.Result
-	body []byte
 	data *dataset.Dataset // the dataset it was computed from
+
+	once sync.Once // encodes body, the first time it is asked for
+	body []byte
+	err  error
+}
+
+// encoded returns the result in JSON, encoding it the first time.
+func (c *cachedResult) encoded() ([]byte, error) {
+	c.once.Do(func() { c.body, c.err = json.Marshal(c.res) })
+	return c.body, c.err
 }
 
 // results holds recent results, the newest last.
 type results struct {
 	mu   sync.Mutex
-	list []cachedResult
+	list []*cachedResult
 }
 
-func (r *results) add(c cachedResult) {
+func (r *results) add(c *cachedResult) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.list = append(r.list, c)
@@ -260,15 +284,15 @@ func (r *results) add(c cachedResult) {
 	}
 }
 
-func (r *results) byKey(key string) (cachedResult, bool) {
-	return r.find(func(c cachedResult) bool { return c.key == key })
+func (r *results) byKey(key string) (*cachedResult, bool) {
+	return r.find(func(c *cachedResult) bool { return c.key == key })
 }
 
-func (r *results) byID(id string) (cachedResult, bool) {
-	return r.find(func(c cachedResult) bool { return c.res.ID == id })
+func (r *results) byID(id string) (*cachedResult, bool) {
+	return r.find(func(c *cachedResult) bool { return c.res.ID == id })
 }
 
-func (r *results) find(match func(cachedResult) bool) (cachedResult, bool) {
+func (r *results) find(match func(*cachedResult) bool) (*cachedResult, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i := len(r.list) - 1; i >= 0; i-- {
@@ -276,7 +300,7 @@ func (r *results) find(match func(cachedResult) bool) (cachedResult, bool) {
 			return r.list[i], true
 		}
 	}
-	return cachedResult{}, false
+	return nil, false
 }
 
 // decode reads body strictly into v: unknown fields are errors, so a typo

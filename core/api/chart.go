@@ -146,10 +146,11 @@ func (rt *Router) chart(req Request) Response {
 		}
 		res = c.res
 	case cr.Spec != nil:
-		var err error
-		if res, _, err = rt.runCached(*cr.Spec, nil); err != nil {
+		c, err := rt.runCached(*cr.Spec, nil)
+		if err != nil {
 			return specErrorResponse(err)
 		}
+		res = c.res
 	default:
 		return errorResponse(400, `expected "id" (of a recent result), "result" (a run's result) or "spec" (an experiment to run)`)
 	}

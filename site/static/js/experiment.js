@@ -815,7 +815,9 @@ class Experiment {
         const withCharts = k === n || performance.now() - drawnAt > CHART_EVERY_MS;
         const part = { ...spec, policies: spec.policies.slice(0, k) };
         bar.set((k - 1) * repeats, `Policy ${k} of ${n}`);
-        got = await runWithCharts(part, withCharts ? this.chartSpecs : [], (phase, done) => bar.set((k - 1) * repeats + Math.min(done, repeats), `Policy ${k} of ${n}`));
+        // Until the last step, the numbers alone: the series per cycle of
+        // a long log's policies would cross from the lab at every step.
+        got = await runWithCharts(part, withCharts ? this.chartSpecs : [], (phase, done) => bar.set((k - 1) * repeats + Math.min(done, repeats), `Policy ${k} of ${n}`), k < n);
         if (!got.run.ok || got.charts.some((c) => !c.ok)) return got;
         if (k === n) return got;
         if (withCharts) {
@@ -823,6 +825,7 @@ class Experiment {
           drawnAt = performance.now();
         }
         this.drawPartial(got.run.json(), svgs, spec.policies.slice(k));
+        if (probing) Object.assign(this.probe.partial[this.probe.partial.length - 1], { worker: got.run.ms, charts: got.charts.reduce((t, c) => t + (c.ms || 0), 0), bytes: got.run.body.length });
       }
       return got;
     } finally {
