@@ -417,7 +417,7 @@ func runSchedulePolicy(spec Spec, truth []float64, i int) (pr schedulePolicyRun,
 			MetricFreshness: stat.Summarize(fr), MetricAge: stat.Summarize(ag), MetricChangeRatio: stat.Summarize(cr),
 			MetricHarmonic: stat.Summarize(hs), MetricSyncsPerDay: stat.Summarize(sp),
 		},
-		Values: map[string][]float64{MetricFreshness: fr, MetricAge: ag, MetricChangeRatio: cr, MetricHarmonic: hs, MetricSyncsPerDay: sp},
+		Values:   map[string][]float64{MetricFreshness: fr, MetricAge: ag, MetricChangeRatio: cr, MetricHarmonic: hs, MetricSyncsPerDay: sp},
 		Schedule: sr,
 	}
 	if fixed != nil {
