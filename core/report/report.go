@@ -98,6 +98,14 @@ type Row struct {
 	Diff *stat.Difference `json:"diff,omitempty"`
 }
 
+// Error is an option a report cannot be made with: Field names it
+// ("metric" or "reference").
+type Error struct {
+	Field, Msg string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
 // Rankable lists the metrics of kind a report can rank by: those whose
 // better direction is "higher" or "lower".
 func Rankable(kind string) []lab.Metric {
@@ -129,10 +137,10 @@ func New(res *lab.Result, catalog []refresh.Descriptor, opts Options) (*Report, 
 	id := cmp.Or(opts.Metric, lab.Headline(kind))
 	m, ok := lab.MetricByID(id)
 	if !ok || !m.AppliesTo(kind) {
-		return nil, fmt.Errorf("unknown metric %q for a %s run (expected one of %s)", id, kind, metricIDs(Rankable(kind)))
+		return nil, &Error{"metric", fmt.Sprintf("unknown metric %q for a %s run (expected one of %s)", id, kind, metricIDs(Rankable(kind)))}
 	}
 	if m.Better != "higher" && m.Better != "lower" {
-		return nil, fmt.Errorf("%s has no better direction to rank by (expected one of %s)", m.ID, metricIDs(Rankable(kind)))
+		return nil, &Error{"metric", fmt.Sprintf("%s has no better direction to rank by (expected one of %s)", m.ID, metricIDs(Rankable(kind)))}
 	}
 	r := &Report{
 		Version: opts.Version, Metric: m, Dataset: res.Dataset, Log: opts.Log,
@@ -171,7 +179,7 @@ func New(res *lab.Result, catalog []refresh.Descriptor, opts Options) (*Report, 
 			for i, p := range res.Policies {
 				keys[i] = p.Key()
 			}
-			return nil, fmt.Errorf("unknown reference policy %q (expected one of %s)", opts.Reference, strings.Join(keys, ", "))
+			return nil, &Error{"reference", fmt.Sprintf("unknown reference policy %q (expected one of %s)", opts.Reference, strings.Join(keys, ", "))}
 		}
 	} else {
 		for _, i := range order {
