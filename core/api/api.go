@@ -277,6 +277,12 @@ func (r *results) find(match func(cachedResult) bool) (cachedResult, bool) {
 	return cachedResult{}, false
 }
 
+// Decode reads body into v as the API reads every request body: strictly
+// (an unknown field is an error), and a failure is the 400 the API would
+// answer, saying where (line, column, field). The command line uses it to
+// read a spec file before it names the dataset it uploaded.
+func Decode(body []byte, v any) (Response, bool) { return decode(body, v) }
+
 // decode reads body strictly into v: unknown fields are errors, so a typo
 // in a spec is reported rather than silently ignored.
 func decode(body []byte, v any) (Response, bool) {
