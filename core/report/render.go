@@ -115,20 +115,25 @@ const (
 	pairedNote = "Paired: a labelled copy of the reference's policy, which draws the same random streams."
 )
 
-// Markdown renders the report as a Markdown document: the ranked table,
-// the methods paragraph, the log and the spec.
-func (r *Report) Markdown() []byte {
-	var b bytes.Buffer
+// Table is the report's ranked table as text, the numbers rounded to the
+// precision of their intervals: what the Markdown and LaTeX tables and the
+// page show. Notes explain the marks: * beside an oracle, † beside a
+// paired difference.
+type Table struct {
+	Caption string     `json:"caption"`
+	Head    []string   `json:"head"`
+	Rows    [][]string `json:"rows"`
+	Notes   []string   `json:"notes,omitempty"`
+}
+
+// table builds the report's Table.
+func (r *Report) table() Table {
 	dec := r.decimals()
 	const minus = "−"
-	cell := func(s string) string {
-		s = strings.Join(strings.Fields(s), " ")
-		return strings.ReplaceAll(s, "|", `\|`)
+	t := Table{
+		Caption: r.caption(),
+		Head:    []string{"Rank", "Policy", r.headline(), "95% interval", "Difference to " + r.refName(), "95% interval of the difference"},
 	}
-	fmt.Fprintf(&b, "# %s\n\n", cell(r.Title))
-	fmt.Fprintf(&b, "%s\n\n", r.caption())
-	fmt.Fprintf(&b, "| Rank | Policy | %s | 95%% interval | Difference to %s | 95%% interval of the difference |\n", cell(r.headline()), cell(r.refName()))
-	b.WriteString("|---:|---|---:|---|---:|---|\n")
 	paired, oracle := false, false
 	for _, row := range r.Rows {
 		name := row.Name
@@ -144,14 +149,42 @@ func (r *Report) Markdown() []byte {
 				paired = true
 			}
 		}
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s |\n", row.Rank, cell(name),
-			number(row.Value.Mean, dec, minus), interval(row.Value.Lo, row.Value.Hi, dec, minus), diff, div)
+		t.Rows = append(t.Rows, []string{strconv.Itoa(row.Rank), name,
+			number(row.Value.Mean, dec, minus), interval(row.Value.Lo, row.Value.Hi, dec, minus), diff, div})
 	}
 	if oracle {
-		b.WriteString("\n\\* " + oracleNote + "\n")
+		t.Notes = append(t.Notes, "* "+oracleNote)
 	}
 	if paired {
-		b.WriteString("\n† " + pairedNote + "\n")
+		t.Notes = append(t.Notes, "† "+pairedNote)
+	}
+	return t
+}
+
+// Markdown renders the report as a Markdown document: the ranked table,
+// the methods paragraph, the log and the spec.
+func (r *Report) Markdown() []byte {
+	var b bytes.Buffer
+	cell := func(s string) string {
+		s = strings.Join(strings.Fields(s), " ")
+		return strings.ReplaceAll(s, "|", `\|`)
+	}
+	fmt.Fprintf(&b, "# %s\n\n", cell(r.Title))
+	fmt.Fprintf(&b, "%s\n\n", r.Table.Caption)
+	row := func(cells []string) {
+		b.WriteString("|")
+		for _, c := range cells {
+			b.WriteString(" " + cell(c) + " |")
+		}
+		b.WriteString("\n")
+	}
+	row(r.Table.Head)
+	b.WriteString("|---:|---|---:|---|---:|---|\n")
+	for _, cells := range r.Table.Rows {
+		row(cells)
+	}
+	for _, n := range r.Table.Notes {
+		b.WriteString("\n" + strings.Replace(n, "*", "\\*", 1) + "\n")
 	}
 	fmt.Fprintf(&b, "\n## Methods\n\n%s\n", r.Methods)
 	if r.Log != nil {
@@ -244,40 +277,34 @@ func TeX(s string) string { return latexReplacer.Replace(strings.Join(strings.Fi
 // by the methods paragraph.
 func (r *Report) LaTeX() []byte {
 	var b bytes.Buffer
-	dec := r.decimals()
-	const minus = "$-$"
 	fmt.Fprintf(&b, "%% %s\n%% Refresh Lab %s, %s. Needs \\usepackage{booktabs}.\n", strings.Join(strings.Fields(r.Title), " "), r.Version, r.Date)
 	b.WriteString("\\begin{table}[htbp]\n\\centering\n")
-	fmt.Fprintf(&b, "\\caption{%s}\n", TeX(r.caption()))
+	fmt.Fprintf(&b, "\\caption{%s}\n", TeX(r.Table.Caption))
 	b.WriteString("\\label{tab:refresh-lab}\n\\begin{tabular}{rlrlrl}\n\\toprule\n")
-	fmt.Fprintf(&b, "Rank & Policy & %s & 95\\%% interval & Difference & 95\\%% interval \\\\\n\\midrule\n", TeX(r.headline()))
-	paired, oracle := false, false
-	for _, row := range r.Rows {
-		name := TeX(row.Name)
-		if row.Oracle {
-			name += `\textsuperscript{*}`
-			oracle = true
-		}
-		diff, div := "reference", ""
-		if row.Diff != nil {
-			diff, div = TeX(signed(row.Diff.Mean, dec, "−")), interval(row.Diff.Lo, row.Diff.Hi, dec, minus)
-			if row.Diff.Paired {
-				div += `\textsuperscript{\textdagger}`
-				paired = true
+	// The differences' columns are named short: the caption names the
+	// reference.
+	head := append([]string{}, r.Table.Head[:4]...)
+	head = append(head, "Difference", "95% interval")
+	line := func(cells []string) {
+		for i, c := range cells {
+			if i > 0 {
+				b.WriteString(" & ")
 			}
+			b.WriteString(TeX(c))
 		}
-		fmt.Fprintf(&b, "%d & %s & %s & %s & %s & %s \\\\\n", row.Rank, name,
-			TeX(number(row.Value.Mean, dec, "−")), interval(row.Value.Lo, row.Value.Hi, dec, minus), diff, div)
+		b.WriteString(" \\\\\n")
+	}
+	line(head)
+	b.WriteString("\\midrule\n")
+	for _, cells := range r.Table.Rows {
+		line(cells)
 	}
 	b.WriteString("\\bottomrule\n\\end{tabular}\n")
-	if oracle || paired {
+	if len(r.Table.Notes) > 0 {
 		b.WriteString("\\par\\smallskip\\footnotesize\n")
-	}
-	if oracle {
-		b.WriteString("\\textsuperscript{*}" + TeX(oracleNote) + "\n")
-	}
-	if paired {
-		b.WriteString("\\textsuperscript{\\textdagger}" + TeX(pairedNote) + "\n")
+		for _, n := range r.Table.Notes {
+			b.WriteString(TeX(n) + "\\par\n")
+		}
 	}
 	b.WriteString("\\end{table}\n\n")
 	fmt.Fprintf(&b, "%s\n", TeX(r.Methods))

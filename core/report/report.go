@@ -78,9 +78,12 @@ type Report struct {
 	Rows      []Row  `json:"rows"`
 	// Methods says in a paragraph what was run and how the numbers were
 	// computed.
-	Methods string   `json:"methods"`
-	Spec    lab.Spec `json:"spec"`
-	Work    string   `json:"work"`
+	Methods string `json:"methods"`
+	// Table is the ranked table as the page shows it (numbers rounded
+	// to their intervals' precision); Rows hold every digit.
+	Table Table    `json:"table"`
+	Spec  lab.Spec `json:"spec"`
+	Work  string   `json:"work"`
 }
 
 // Row is one policy of a report, in rank order.
@@ -208,6 +211,7 @@ func New(res *lab.Result, catalog []refresh.Descriptor, opts Options) (*Report, 
 		r.Rows = append(r.Rows, row)
 	}
 	r.Methods = methods(r, res, catalog)
+	r.Table = r.table()
 	return r, nil
 }
 

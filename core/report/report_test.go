@@ -172,7 +172,7 @@ func TestRender(t *testing.T) {
 	}
 
 	tex := string(r.LaTeX())
-	for _, want := range []string{`Hand \& co`, `my\_log \#1.csv`, `Oracle\_1\textsuperscript{*}`, `$-$0.200`, `\toprule`, `\bottomrule`, `95\% interval`} {
+	for _, want := range []string{`Hand \& co`, `my\_log \#1.csv`, `Oracle\_1 *`, `\textdagger{}`, `$-$0.200`, `\toprule`, `\bottomrule`, `95\% interval`} {
 		if !strings.Contains(tex, want) {
 			t.Errorf("the LaTeX lacks %q:\n%s", want, tex)
 		}
@@ -254,4 +254,21 @@ func TestCoverage(t *testing.T) {
 		t.Errorf("the 95%% interval of round-robin − random covered the true 0 in %.3f of %d runs, want 0.95 ± %.3f", got, trials, tol)
 	}
 	t.Logf("coverage %.3f of %d runs", got, trials)
+}
+
+// TestTable: the page's table is the Markdown's, cell for cell.
+func TestTable(t *testing.T) {
+	r, err := report.New(handResult(), nil, report.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(r.Markdown())
+	for _, row := range r.Table.Rows {
+		if line := "| " + strings.Join(row, " | ") + " |"; !strings.Contains(md, line) {
+			t.Errorf("the Markdown lacks the table's row %q", line)
+		}
+	}
+	if len(r.Table.Head) != 6 || len(r.Table.Notes) != 2 || r.Table.Caption == "" {
+		t.Errorf("table head %q, notes %q, caption %q", r.Table.Head, r.Table.Notes, r.Table.Caption)
+	}
 }
