@@ -146,7 +146,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	var about struct{ Work string }
 	json.Unmarshal(res.Body, &about)
-	fmt.Fprintf(stderr, "refresh-lab: %s: ran in %.1f s\n", about.Work, time.Since(t0).Seconds())
+	fmt.Fprintf(stderr, "refresh-lab: %s: ran in %v\n", about.Work, time.Since(t0).Round(time.Millisecond))
 	out := res.Body
 	if o.report != "" || o.metric != "" {
 		rr, _ := json.Marshal(api.ReportRequest{ID: res.ResultID, Metric: o.metric, Log: log, Format: cmpOr(o.report, report.FormatJSON)})
