@@ -45,6 +45,10 @@ func count(n int, one, many string) string {
 	return fmt.Sprintf("%s %s", thousands(n), many)
 }
 
+// Count writes n and a noun, singular or plural, with commas between
+// thousands ("1 page", "1,140 pages"), as results and reports say counts.
+func Count(n int, one, many string) string { return count(n, one, many) }
+
 // thousands writes n with commas between thousands.
 func thousands(n int) string {
 	s := fmt.Sprint(n)

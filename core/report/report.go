@@ -233,22 +233,8 @@ func b2i(b bool) int {
 	return 0
 }
 
-// count writes n and a noun, singular or plural.
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%s %s", thousands(n), many)
-}
-
-// thousands writes n with commas between thousands.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+// count writes n and a noun, singular or plural (lab.Count).
+var count = lab.Count
 
 // Formats a report renders to.
 const (

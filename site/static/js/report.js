@@ -69,15 +69,6 @@ export async function svgToPNG(svgText, scale = 2) {
   }
 }
 
-function downloadBlob(blob, name) {
-  const url = URL.createObjectURL(blob);
-  const a = el('a', { href: url, download: name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 // The formats of POST /api/report, as the export buttons name them.
 const FORMATS = [
   { id: 'csv', label: 'CSV', ext: 'csv', type: 'text/csv' },
@@ -100,7 +91,7 @@ class Report {
       el('p', { class: 'hash-check', id: 'hash-check', role: 'status', hidden: true }),
       el('div', { class: 'report-controls' },
         el('label', { for: 'report-metric', text: 'Rank by' }), el('select', { id: 'report-metric' }),
-        el('button', { type: 'button', id: 'report-link', text: 'Copy report link' })),
+        el('span', { class: 'hint-plain', text: 'The experiment\'s “Copy link” is the report\'s link: it carries the spec and the log\'s SHA-256.' })),
       el('div', { class: 'table-scroll' }, el('table', { class: 'numbers report-table', id: 'report-table' })),
       el('div', { class: 'notes', id: 'report-notes' }),
       el('figure', { class: 'chart forest', id: 'report-forest' }),
@@ -111,16 +102,6 @@ class Report {
     );
     experimentRoot.after(this.root);
     $('#report-metric', this.root).addEventListener('change', (e) => { this.metric = e.target.value; this.render(); });
-    $('#report-link', this.root).addEventListener('click', async (e) => {
-      const b = e.target;
-      try {
-        await navigator.clipboard.writeText(location.href);
-        b.textContent = 'Link copied';
-      } catch {
-        prompt('Copy this link:', location.href);
-      }
-      setTimeout(() => { b.textContent = 'Copy report link'; }, 1500);
-    });
     document.addEventListener('refresh-lab:log', (e) => this.onLog(e.detail));
     experimentRoot.addEventListener('rendered', (e) => {
       // Previews (a few repeats while a slider moves) are not reported.
@@ -276,7 +257,7 @@ class Report {
     });
     const chartRows = charts.filter((c) => c.svg).map((c) => el('li', {}, el('span', { text: c.title }), ' ',
       el('button', { type: 'button', class: 'small', 'data-svg': c.name, text: 'SVG', onclick: () => download(c.svg, `${c.name}.svg`, 'image/svg+xml') }), ' ',
-      el('button', { type: 'button', class: 'small', 'data-png': c.name, text: 'PNG', onclick: async () => downloadBlob(await svgToPNG(c.svg, 2), `${c.name}.png`) })));
+      el('button', { type: 'button', class: 'small', 'data-png': c.name, text: 'PNG', onclick: async () => download(await svgToPNG(c.svg, 2), `${c.name}.png`, 'image/png') })));
     box.replaceChildren(
       el('div', { class: 'row' }, el('span', { class: 'label', text: 'Download the report:' }), ...fmt),
       el('div', {}, el('span', { class: 'label', text: 'Charts (PNG at twice their size):' }), el('ul', { class: 'chart-exports' }, chartRows)),
