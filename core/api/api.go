@@ -8,7 +8,7 @@
 //
 // Routes (v1):
 //
-//	GET  /api/health    {"ok": true, "version": ...}
+//	GET  /api/health    {"ok": true, "version": the API's, "labVersion": the lab's (core/version)}
 //	GET  /api/datasets  {"datasets": [Info...]}
 //	GET  /api/policies  {"kinds", "metrics", "facts", "charts", "fields", "policies": [Descriptor...]}
 //	POST /api/datasets  body: a crawl log or change-event log; query: format (crawl-log | change-events),
@@ -16,6 +16,8 @@
 //	POST /api/run       body: an experiment spec -> its result
 //	POST /api/fields    body: {"spec", "fields": [path...]} -> {"fields": [lab.Field...]}
 //	POST /api/chart     body: {"id", "result" or "spec", "chart": options} -> SVG
+//	POST /api/report    body: {"id", "result" or "spec", "metric", "reference", "log": {"name", "sha256", "summary"},
+//	                    "format": md | latex | csv | json} -> the report (core/report), in that format
 //
 // Errors are JSON objects with an "error" message and, where known, where
 // the problem is: "field" for specs, "line" and "column" for files.
@@ -37,6 +39,7 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/version"
 )
 
 // Version is the API version reported by /api/health.
@@ -95,6 +98,7 @@ var routes = []route{
 	{"POST", "/api/run", (*Router).run},
 	{"POST", "/api/fields", (*Router).fields},
 	{"POST", "/api/chart", (*Router).chart},
+	{"POST", "/api/report", (*Router).report},
 }
 
 // Handle adds a route to rt, answered by serve, after the API's own; call
@@ -137,7 +141,7 @@ func (rt *Router) Serve(req Request) (resp Response) {
 }
 
 func (rt *Router) health(Request) Response {
-	return jsonResponse(200, map[string]any{"ok": true, "version": Version})
+	return jsonResponse(200, map[string]any{"ok": true, "version": Version, "labVersion": version.String()})
 }
 
 func (rt *Router) datasets(Request) Response {
@@ -302,6 +306,12 @@ func (r *results) find(match func(*cachedResult) bool) (*cachedResult, bool) {
 	}
 	return nil, false
 }
+
+// Decode reads body into v as the API reads every request body: strictly
+// (an unknown field is an error), and a failure is the 400 the API would
+// answer, saying where (line, column, field). The command line uses it to
+// read a spec file before it names the dataset it uploaded.
+func Decode(body []byte, v any) (Response, bool) { return decode(body, v) }
 
 // decode reads body strictly into v: unknown fields are errors, so a typo
 // in a spec is reported rather than silently ignored.

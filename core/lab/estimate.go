@@ -136,6 +136,9 @@ type EstimatePolicyResult struct {
 	// mean estimate at each epoch (PolicyResult.Metrics and Series).
 	mad, edge, mean     stat.Series
 	headline, edgeShare stat.Summary
+	// pooled and pooledEdge are the headlines' values in each repeat
+	// (PolicyResult.Values); nil for real histories, which have one.
+	pooled, pooledEdge []float64
 
 	// MADPeriod is the median of |1/λ̂ − 1/λ| in days (§5 reports hours).
 	MADPeriod stat.Series `json:"madPeriod"`
@@ -470,6 +473,7 @@ func (l *Lab) runEstimate(spec Spec, w *watch) (res *Result, err error) {
 			}
 		}
 	}
+	pairedValues(res)
 	echo := *spec.Estimate
 	echo.shared = nil
 	res.Spec.Estimate = &echo
@@ -831,6 +835,9 @@ func (e *estimateRun) policy(i int, desc refresh.Descriptor) (pr PolicyResult, e
 	r.Prior = pri
 	pr.Estimate = r
 	pr.Metrics = map[string]stat.Summary{MetricMAD: r.headline, MetricEdgeShare: r.edgeShare}
+	if r.pooled != nil {
+		pr.Values = map[string][]float64{MetricMAD: r.pooled, MetricEdgeShare: r.pooledEdge}
+	}
 	if e.es.inSweep {
 		// A sweep's run simulates only the pooled epochs: what it says
 		// after its last is not what the run says after the last crawl.
@@ -908,6 +915,7 @@ func (e *estimateRun) runSimulated(id string, est estimate.Estimator) (*Estimate
 		TrueRate: es.Rate,
 	}
 	res.headline = stat.Summarize(pooled)
+	res.pooled, res.pooledEdge = pooled, pooledEdge
 	if es.Rate > 0 && es.Crawl.Mode == CrawlFixed {
 		res.Expected = expectedEstimate(id, es.Rate, es.Crawl.Initial, es.Epochs)
 	}

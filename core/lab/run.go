@@ -46,6 +46,10 @@ func count(n int, one, many string) string {
 	return fmt.Sprintf("%s %s", thousands(n), many)
 }
 
+// Count writes n and a noun, singular or plural, with commas between
+// thousands ("1 page", "1,140 pages"), as results and reports say counts.
+func Count(n int, one, many string) string { return count(n, one, many) }
+
 // thousands writes n with commas between thousands.
 func thousands(n int) string {
 	s := fmt.Sprint(n)
@@ -79,6 +83,14 @@ type PolicyResult struct {
 	Metrics map[string]stat.Summary `json:"metrics"`
 	Series  map[string]stat.Series  `json:"series,omitempty"`
 	Facts   map[string]float64      `json:"facts,omitempty"`
+	// Values holds each headline metric's value in every repeat, for a
+	// policy that shares its random streams with another of the run: a
+	// labelled copy of the same id draws the same streams (Stream goes by
+	// id), so the two are compared repeat by repeat, as pairs (see
+	// core/report). Policies whose id is theirs alone leave it out: their
+	// repeats share nothing with the others', and the summaries are all a
+	// comparison needs.
+	Values map[string][]float64 `json:"values,omitempty"`
 
 	// Sites compares the policy's per-site change estimates with the
 	// truth, for policies that estimate them (refresh.SiteEstimator).
@@ -230,6 +242,7 @@ func (l *Lab) run(spec Spec, w *watch) (res *Result, err error) {
 			return nil, err
 		}
 	}
+	pairedValues(res)
 	unit := d.Info.CycleUnit
 	res.Work = fmt.Sprintf("%s × %s × %s of %s", count(len(spec.Policies), "policy", "policies"), count(spec.Repeats, "repeat", "repeats"),
 		count(spec.Cycles, unit, unit+"s"), count(len(d.Pages), "page", "pages"))
@@ -425,6 +438,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 			MetricChangeRatio: stat.Summarize(cr), MetricFreshness: stat.Summarize(fr),
 			MetricAge: stat.Summarize(ag), MetricDownloads: stat.Summarize(dl),
 		},
+		Values: map[string][]float64{MetricChangeRatio: cr, MetricFreshness: fr, MetricAge: ag, MetricDownloads: dl},
 	}
 	if desc.Expect != nil && nc == 1 {
 		// Inside the recover above: a policy's theory failing is its error.
@@ -435,6 +449,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 	if sites != nil {
 		pr.Sites = sites.result(d)
 		pr.Metrics[MetricSiteAccuracy] = stat.Summarize(sites.mean)
+		pr.Values[MetricSiteAccuracy] = sites.mean
 	}
 	perCR, perFr, perAg := make(stat.Series, nc), make(stat.Series, nc), make(stat.Series, nc)
 	for c := range nc {
@@ -442,6 +457,21 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 	}
 	pr.Series = map[string]stat.Series{MetricChangeRatio: perCR, MetricFreshness: perFr, MetricAge: perAg}
 	return pr, nil
+}
+
+// pairedValues keeps the per-repeat values (PolicyResult.Values) of the
+// policies of res that share their id with another, and drops the others':
+// only those share random streams, and so need them to be compared.
+func pairedValues(res *Result) {
+	n := map[string]int{}
+	for _, p := range res.Policies {
+		n[p.ID]++
+	}
+	for i := range res.Policies {
+		if n[res.Policies[i].ID] < 2 {
+			res.Policies[i].Values = nil
+		}
+	}
 }
 
 // sameAs returns the index of the first policy of ps with p's id and

@@ -280,6 +280,7 @@ func (l *Lab) runSchedule(spec Spec, w *watch) (*Result, error) {
 			return nil, err
 		}
 	}
+	pairedValues(res)
 	ss := spec.Schedule
 	res.Work = fmt.Sprintf("%s × %s × %g simulated days of %s", count(len(spec.Policies), "schedule", "schedules"), count(spec.Repeats, "repeat", "repeats"),
 		*ss.Warmup+ss.Days, count(len(d.Pages), "page", "pages"))
@@ -420,6 +421,7 @@ func runSchedulePolicy(spec Spec, truth []float64, i int) (pr schedulePolicyRun,
 			MetricFreshness: stat.Summarize(fr), MetricAge: stat.Summarize(ag), MetricChangeRatio: stat.Summarize(cr),
 			MetricHarmonic: stat.Summarize(hs), MetricSyncsPerDay: stat.Summarize(sp),
 		},
+		Values:   map[string][]float64{MetricFreshness: fr, MetricAge: ag, MetricChangeRatio: cr, MetricHarmonic: hs, MetricSyncsPerDay: sp},
 		Schedule: sr,
 	}
 	if fixed != nil {

@@ -12,6 +12,8 @@ const bar = $('progress-bar');
 const label = $('progress-label');
 const errorBox = $('upload-error');
 let experiment = null;
+// The report view, under the experiment (report.js).
+import('./report.js').then((m) => m.mountReport($('experiment')));
 
 // The example each format offers (site/build exports them).
 const EXAMPLES = {
