@@ -315,7 +315,7 @@ func TestRevisiterFollowsTheRule(t *testing.T) {
 				continue
 			}
 			for i := range rates {
-				s := rule.Start()
+				s, _ := rule.Start()
 				last := -1
 				for c := range cycles {
 					changed := false
@@ -334,7 +334,7 @@ func TestRevisiterFollowsTheRule(t *testing.T) {
 }
 
 // dueCheck wraps a Revisiter and checks, each cycle, that no page left
-// out was due sooner than a page downloaded.
+// out was listed sooner than a page downloaded.
 type dueCheck struct {
 	*Revisiter
 	t  *testing.T
@@ -342,9 +342,10 @@ type dueCheck struct {
 }
 
 func (w *dueCheck) Refresh(c *refresh.Crawl) {
+	now := float64(c.Cycle()+1) * w.days
 	before := make([]float64, len(w.queue))
 	for _, s := range w.queue {
-		before[s.page] = s.due
+		before[s.page] = w.rule.Listed(s.due, now)
 	}
 	k := c.Remaining()
 	w.Revisiter.Refresh(c)
@@ -361,6 +362,59 @@ func (w *dueCheck) Refresh(c *refresh.Crawl) {
 		}
 	}
 	if latestPicked > soonestLeft {
-		w.t.Errorf("%s: cycle %d downloaded a page due at %v but left one due at %v", w.id, c.Cycle(), latestPicked, soonestLeft)
+		w.t.Errorf("%s: cycle %d downloaded a page listed at %v but left one listed at %v", w.id, c.Cycle(), latestPicked, soonestLeft)
+	}
+}
+
+// picks wraps a Revisiter and records the pages each cycle downloads.
+type picks struct {
+	*Revisiter
+	got [][]int32
+}
+
+func (w *picks) Refresh(c *refresh.Crawl) {
+	k := c.Remaining()
+	w.Revisiter.Refresh(c)
+	var pages []int32
+	for _, s := range w.queue[:k] {
+		pages = append(pages, s.page)
+	}
+	w.got = append(w.got, pages)
+}
+
+// TestRevisiterPullBack checks Nutch's pull-back in the refresh
+// simulator: a page whose next visit lies more than 90 days after a
+// cycle's fetch list is listed at once, for that list only. Cycles of 5
+// days, one download each, pages that never change:
+//
+//   - page 0 is due at 98.5, page 1 at 20, page 2 at 30: the list of
+//     cycle 0, made at day 5, lists page 0 at 5 (93.5 days ahead) and
+//     downloads it;
+//   - with page 1 overdue instead (due at 3, its interval 60 days), cycle
+//     0 downloads page 1 (next visit 5 − 0.3·5 + 84 = 87.5) and leaves
+//     page 0 due at 98.5; the list of cycle 1, made at day 10, lists it
+//     there (88.5 days ahead), after page 2 at 30, which goes next.
+func TestRevisiterPullBack(t *testing.T) {
+	d := poissonData(t, []float64{0, 0, 0}, 2, 1)
+	for _, c := range []struct {
+		name string
+		due  [3]float64
+		want [][]int32
+	}{
+		{"pulled back", [3]float64{98.5, 20, 30}, [][]int32{{0}, {1}}},
+		{"for one list only", [3]float64{98.5, 3, 30}, [][]int32{{1}, {2}}},
+	} {
+		env := refresh.Env{Repo: &d.Repository, Budget: 1, Cycles: 2, CycleDays: 5}
+		r := NewRevisiter(env, NutchDefault)
+		for i := range r.queue {
+			s := &r.queue[i]
+			s.due = c.due[s.page]
+			r.state[s.page] = PageState{Interval: 60}
+		}
+		w := &picks{Revisiter: r}
+		refresh.NewSim(d).Run(w, 1, 2, nil)
+		if !slices.EqualFunc(w.got, c.want, slices.Equal) {
+			t.Errorf("%s: downloaded %v, want %v", c.name, w.got, c.want)
+		}
 	}
 }
