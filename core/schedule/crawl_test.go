@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -258,6 +259,38 @@ func BenchmarkRefresher(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(n*cycles), "ns/page-cycle")
 		})
+	}
+}
+
+// BenchmarkRefresherLong runs rate-schedule on a long log of mostly quiet
+// pages, 500 changing once in 10,000 to once in 10 cycles, at a budget of
+// 10% of the pages, over 50, 400 and 3,200 cycles, and reports ns per
+// cycle: the cost of a run should grow linearly with its cycles, though
+// the pages' rate classes multiply over the first hundreds of cycles.
+func BenchmarkRefresherLong(b *testing.B) {
+	const n, budget = 500, 50
+	rng := rand.New(rand.NewPCG(8, 8))
+	rates := make([]float64, n)
+	for i := range rates {
+		rates[i] = 1e-4 * math.Pow(1000, rng.Float64())
+	}
+	d := poissonData(b, rates, 3200, 8)
+	for _, alloc := range []string{"cgm-optimal-freshness", "cgm-optimal-age", "olston-pandey"} {
+		for _, cycles := range []int{50, 400, 3200} {
+			b.Run(fmt.Sprintf("%s/%d", alloc, cycles), func(b *testing.B) {
+				sim := refresh.NewSim(d)
+				v := param.Values{"allocation": alloc}
+				p := build(b, "rate-schedule", d, sim, budget, v)
+				env := refresh.Env{Repo: &d.Repository, Budget: budget, Cycles: cycles, Rand: rand.New(rand.NewPCG(1, 1)), Params: v}
+				out := make([]refresh.Cycle, 0, cycles)
+				for b.Loop() {
+					sim.Reset()
+					p.Reuse(env)
+					out = sim.Run(p, budget, cycles, out[:0])
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(cycles), "ns/cycle")
+			})
+		}
 	}
 }
 
