@@ -3,7 +3,7 @@
 #   make test    runs every test: Go natively, the core under WebAssembly in
 #                Node, the browser tests in headless Chromium (installed
 #                with apt-get when missing), and staticcheck
-# Also: make bench (speed and size figures beside their budgets, which
+# Also: make cli (bin/refresh-lab, the server and command line), make bench (speed and size figures beside their budgets, which
 # site/e2e/bench/main.go states), make worker (the Cloudflare Worker build),
 # make clean.
 
@@ -15,27 +15,36 @@ GOROOT  := $(shell $(GO) env GOROOT)
 WASMEXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+# The lab's version, written into every Go build (core/version): what git
+# says of this checkout, or "unknown" where there is no git (a tarball).
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
+LDFLAGS := -X github.com/refreshlab/refreshlab/core/version.Version=$(VERSION)
+
 GO_SOURCES   := $(shell find core wasm site -name '*.go' -not -path '*/testdata/*') go.mod go.sum
 SITE_SOURCES := $(shell find site/static site/templates lessons -type f) site/sources.md
 
 # The core's packages, tested natively and under WebAssembly.
 CORE := ./core/...
 
-.PHONY: all site wasm serve test test-go staticcheck test-wasm test-browser bench worker clean tools
+.PHONY: all site wasm cli serve test test-go staticcheck test-wasm test-browser bench worker clean tools
 
 all: site wasm worker
 
 site: $(DIST)/index.html
 $(DIST)/index.html: $(GO_SOURCES) $(SITE_SOURCES)
-	$(GO) run ./site/build -out $(DIST)
+	$(GO) run -ldflags="$(LDFLAGS)" ./site/build -out $(DIST)
 
 wasm: $(WASM)
 $(WASM): $(GO_SOURCES)
 	@mkdir -p $(DIST)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm/lab
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w $(LDFLAGS)" -o $@ ./wasm/lab
 
-serve: site wasm
-	$(GO) build -o bin/refresh-lab ./wasm/worker
+# The native binary: the local server and the command line
+# (bin/refresh-lab run SPEC.json; see the README).
+cli:
+	$(GO) build -ldflags="$(LDFLAGS)" -o bin/refresh-lab ./wasm/worker
+
+serve: site wasm cli
 	PORT=$(PORT) SITE_DIR=$(DIST) ./bin/refresh-lab
 
 # The Cloudflare Worker: the same wasm/worker main built for js/wasm, with
@@ -44,7 +53,7 @@ worker: wasm/worker/build/app.wasm
 wasm/worker/build/app.wasm: $(GO_SOURCES)
 	@mkdir -p wasm/worker/build
 	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o wasm/worker/build
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm/worker
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w $(LDFLAGS)" -o $@ ./wasm/worker
 
 test: tools site wasm worker test-go test-wasm test-browser staticcheck
 

@@ -8,7 +8,7 @@
 //
 // Routes (v1):
 //
-//	GET  /api/health    {"ok": true, "version": ...}
+//	GET  /api/health    {"ok": true, "version": the API's, "labVersion": the lab's (core/version)}
 //	GET  /api/datasets  {"datasets": [Info...]}
 //	GET  /api/policies  {"kinds", "metrics", "facts", "charts", "fields", "policies": [Descriptor...]}
 //	POST /api/datasets  body: a crawl log or change-event log; query: format (crawl-log | change-events),
@@ -16,6 +16,8 @@
 //	POST /api/run       body: an experiment spec -> its result
 //	POST /api/fields    body: {"spec", "fields": [path...]} -> {"fields": [lab.Field...]}
 //	POST /api/chart     body: {"id", "result" or "spec", "chart": options} -> SVG
+//	POST /api/report    body: {"id", "result" or "spec", "metric", "reference", "log": {"name", "sha256", "summary"},
+//	                    "format": md | latex | csv | json} -> the report (core/report), in that format
 //
 // Errors are JSON objects with an "error" message and, where known, where
 // the problem is: "field" for specs, "line" and "column" for files.
@@ -23,6 +25,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,6 +39,7 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/version"
 )
 
 // Version is the API version reported by /api/health.
@@ -47,9 +51,10 @@ type Request struct {
 	Path   string     // without the query, e.g. "/api/run"
 	Query  url.Values // may be nil
 	Body   []byte
-	// Progress, when set, is told how many bytes of Body an upload has
-	// read so far, for a progress bar.
-	Progress func(read int64)
+	// Progress, when set, is told how far the request has come, for a
+	// progress bar: how many bytes of Body an upload has read, or how many
+	// repeats a run has finished (lab.RunContext).
+	Progress func(done int64)
 }
 
 // Response is an API response.
@@ -93,6 +98,7 @@ var routes = []route{
 	{"POST", "/api/run", (*Router).run},
 	{"POST", "/api/fields", (*Router).fields},
 	{"POST", "/api/chart", (*Router).chart},
+	{"POST", "/api/report", (*Router).report},
 }
 
 // Handle adds a route to rt, answered by serve, after the API's own; call
@@ -135,7 +141,7 @@ func (rt *Router) Serve(req Request) (resp Response) {
 }
 
 func (rt *Router) health(Request) Response {
-	return jsonResponse(200, map[string]any{"ok": true, "version": Version})
+	return jsonResponse(200, map[string]any{"ok": true, "version": Version, "labVersion": version.String()})
 }
 
 func (rt *Router) datasets(Request) Response {
@@ -187,43 +193,62 @@ func (rt *Router) run(req Request) Response {
 	if resp, ok := decode(req.Body, &spec); !ok {
 		return resp
 	}
-	res, body, err := rt.runCached(spec)
+	var progress func(int)
+	if req.Progress != nil {
+		progress = func(n int) { req.Progress(int64(n)) }
+	}
+	c, err := rt.runCached(spec, progress)
 	if err != nil {
 		return specErrorResponse(err)
 	}
-	return Response{Status: 200, ContentType: "application/json", Body: body, ResultID: res.ID}
+	if req.Query.Get("brief") == "1" {
+		// The headline numbers alone, without the series per cycle (a
+		// page drawing a long log's policies one by one needs their
+		// numbers at once, and the charts come from the result here, by
+		// id).
+		brief := *c.res
+		brief.Policies = slices.Clone(brief.Policies)
+		for i := range brief.Policies {
+			brief.Policies[i].Series = nil
+		}
+		resp := jsonResponse(200, &brief)
+		resp.ResultID = c.res.ID
+		return resp
+	}
+	body, err := c.encoded()
+	if err != nil {
+		return errorResponse(500, "encoding the result: %v", err)
+	}
+	return Response{Status: 200, ContentType: "application/json", Body: body, ResultID: c.res.ID}
 }
 
 // runCached runs spec, or returns the result of the same spec run lately:
 // runs are deterministic, so a slider moved back needs no new run.
-func (rt *Router) runCached(spec lab.Spec) (*lab.Result, []byte, error) {
+func (rt *Router) runCached(spec lab.Spec, progress func(repeats int)) (*cachedResult, error) {
 	key, err := json.Marshal(spec)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if c, ok := rt.results.byKey(string(key)); ok && rt.current(c) {
-		return c.res, c.body, nil
+		return c, nil
 	}
-	res, err := rt.lab.Run(spec)
+	res, err := rt.lab.RunContext(context.Background(), spec, progress)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	data, _ := rt.lab.Dataset(res.Dataset.ID)
 	h := fnv.New64a()
 	h.Write(key)
 	res.ID = fmt.Sprintf("r%016x", h.Sum64())
-	body, err := json.Marshal(res)
-	if err != nil {
-		return nil, nil, err
-	}
-	rt.results.add(cachedResult{key: string(key), res: res, body: body, data: data})
-	return res, body, nil
+	c := &cachedResult{key: string(key), res: res, data: data}
+	rt.results.add(c)
+	return c, nil
 }
 
 // current reports whether the dataset a remembered result was computed
 // from is still the lab's under its id: a result never outlives its data
 // (an upload evicted, or replaced by another read of the same file).
-func (rt *Router) current(c cachedResult) bool {
+func (rt *Router) current(c *cachedResult) bool {
 	d, ok := rt.lab.Dataset(c.res.Dataset.ID)
 	return ok && d == c.data
 }
@@ -235,17 +260,26 @@ const MaxCachedResults = 16
 type cachedResult struct {
 	key  string
 	res  *lab.Result
-	body []byte
 	data *dataset.Dataset // the dataset it was computed from
+
+	once sync.Once // encodes body, the first time it is asked for
+	body []byte
+	err  error
+}
+
+// encoded returns the result in JSON, encoding it the first time.
+func (c *cachedResult) encoded() ([]byte, error) {
+	c.once.Do(func() { c.body, c.err = json.Marshal(c.res) })
+	return c.body, c.err
 }
 
 // results holds recent results, the newest last.
 type results struct {
 	mu   sync.Mutex
-	list []cachedResult
+	list []*cachedResult
 }
 
-func (r *results) add(c cachedResult) {
+func (r *results) add(c *cachedResult) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.list = append(r.list, c)
@@ -254,15 +288,15 @@ func (r *results) add(c cachedResult) {
 	}
 }
 
-func (r *results) byKey(key string) (cachedResult, bool) {
-	return r.find(func(c cachedResult) bool { return c.key == key })
+func (r *results) byKey(key string) (*cachedResult, bool) {
+	return r.find(func(c *cachedResult) bool { return c.key == key })
 }
 
-func (r *results) byID(id string) (cachedResult, bool) {
-	return r.find(func(c cachedResult) bool { return c.res.ID == id })
+func (r *results) byID(id string) (*cachedResult, bool) {
+	return r.find(func(c *cachedResult) bool { return c.res.ID == id })
 }
 
-func (r *results) find(match func(cachedResult) bool) (cachedResult, bool) {
+func (r *results) find(match func(*cachedResult) bool) (*cachedResult, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i := len(r.list) - 1; i >= 0; i-- {
@@ -270,8 +304,14 @@ func (r *results) find(match func(cachedResult) bool) (cachedResult, bool) {
 			return r.list[i], true
 		}
 	}
-	return cachedResult{}, false
+	return nil, false
 }
+
+// Decode reads body into v as the API reads every request body: strictly
+// (an unknown field is an error), and a failure is the 400 the API would
+// answer, saying where (line, column, field). The command line uses it to
+// read a spec file before it names the dataset it uploaded.
+func Decode(body []byte, v any) (Response, bool) { return decode(body, v) }
 
 // decode reads body strictly into v: unknown fields are errors, so a typo
 // in a spec is reported rather than silently ignored.

@@ -49,6 +49,10 @@ const (
 	// (Fig. 7); with "expected", the exact expected estimate is drawn
 	// beside the mean.
 	ChartEstimateEpochs = "estimate-epochs"
+	// ChartForest draws the report's forest plot (core/report): the
+	// policies ranked by a metric (default the kind's headline), each mean
+	// with its 95% interval, a dashed line at the reference.
+	ChartForest = "forest"
 )
 
 // ChartType describes one type of chart POST /api/chart draws, for GET
@@ -79,6 +83,7 @@ var ChartTypes = []ChartType{
 	{ID: ChartEstimateSweep, Kinds: estimateKinds, Sweep: true, Metric: lab.MetricMAD, Help: "A metric against the swept estimate field, each line's minimum marked (Grimes & Ford Fig. 4)."},
 	{ID: ChartEstimatePrior, Kinds: estimateKinds, Help: "The empirical prior of change periods against the one the pseudo-intervals induce (Grimes & Ford Fig. 6)."},
 	{ID: ChartEstimateEpochs, Kinds: estimateKinds, Metric: lab.MetricMAD, Help: "A metric per crawl epoch (Grimes & Ford Fig. 7)."},
+	{ID: ChartForest, Kinds: lab.Kinds(), Help: "The policies ranked by a metric (the kind's headline unless one is named), each mean with its 95% interval, a dashed line at the best that does not read the truth."},
 }
 
 // ChartTypeByID returns the chart type with the given id.
@@ -131,27 +136,36 @@ const (
 	FormatTable = "table"
 )
 
+// resultOf finds the result a chart or report request names: the result
+// itself, a recent one by id, or a spec's, run now (or remembered).
+func (rt *Router) resultOf(id string, res *lab.Result, spec *lab.Spec) (*lab.Result, Response, bool) {
+	switch {
+	case res != nil:
+		return res, Response{}, true
+	case id != "":
+		c, ok := rt.results.byID(id)
+		if !ok || !rt.current(c) {
+			return nil, jsonResponse(404, map[string]any{"error": fmt.Sprintf("no recent result %q here: send the result itself", id), "field": "id"}), false
+		}
+		return c.res, Response{}, true
+	case spec != nil:
+		c, err := rt.runCached(*spec, nil)
+		if err != nil {
+			return nil, specErrorResponse(err), false
+		}
+		return c.res, Response{}, true
+	}
+	return nil, errorResponse(400, `expected "id" (of a recent result), "result" (a run's result) or "spec" (an experiment to run)`), false
+}
+
 func (rt *Router) chart(req Request) Response {
 	var cr ChartRequest
 	if resp, ok := decode(req.Body, &cr); !ok {
 		return resp
 	}
-	res := cr.Result
-	switch {
-	case res != nil:
-	case cr.ID != "":
-		c, ok := rt.results.byID(cr.ID)
-		if !ok || !rt.current(c) {
-			return jsonResponse(404, map[string]any{"error": fmt.Sprintf("no recent result %q here: send the result itself", cr.ID), "field": "id"})
-		}
-		res = c.res
-	case cr.Spec != nil:
-		var err error
-		if res, _, err = rt.runCached(*cr.Spec); err != nil {
-			return specErrorResponse(err)
-		}
-	default:
-		return errorResponse(400, `expected "id" (of a recent result), "result" (a run's result) or "spec" (an experiment to run)`)
+	res, resp, ok := rt.resultOf(cr.ID, cr.Result, cr.Spec)
+	if !ok {
+		return resp
 	}
 	fig, err := Figure(res, cr.Chart)
 	if err != nil {
@@ -194,6 +208,9 @@ func Figure(res *lab.Result, opts ChartOptions) (figure, error) {
 	ct, ok := ChartTypeByID(opts.Type)
 	if !ok {
 		return nil, fmt.Errorf("unknown chart type %q (expected one of %s)", opts.Type, chartTypeIDs())
+	}
+	if opts.Type == ChartForest {
+		return forestChart(res, opts)
 	}
 	if opts.Metric == "" {
 		opts.Metric = cmp.Or(ct.Metric, lab.MetricChangeRatio)

@@ -86,3 +86,32 @@ func TestNoResultOutlivesItsData(t *testing.T) {
 		t.Errorf("a chart of the evicted upload's result answered %d, want 404", chart.Status)
 	}
 }
+
+// TestRunBrief checks ?brief=1: the same result without the series per
+// cycle, under the same id, from which a cycles chart still draws.
+func TestRunBrief(t *testing.T) {
+	rt := New(lab.New())
+	spec := []byte(`{"dataset":{"id":"alqaaideh-jordan"},"repeats":3,"seed":4,"policies":[{"id":"random"},{"id":"site-greedy"}]}`)
+	full := rt.Serve(Request{Method: "POST", Path: "/api/run", Body: spec})
+	brief := rt.Serve(Request{Method: "POST", Path: "/api/run", Query: url.Values{"brief": {"1"}}, Body: spec})
+	if full.Status != 200 || brief.Status != 200 || brief.ResultID != full.ResultID {
+		t.Fatalf("full %d, brief %d, ids %q %q", full.Status, brief.Status, full.ResultID, brief.ResultID)
+	}
+	var f, b lab.Result
+	json.Unmarshal(full.Body, &f)
+	json.Unmarshal(brief.Body, &b)
+	for i := range f.Policies {
+		if len(f.Policies[i].Series) == 0 || b.Policies[i].Series != nil {
+			t.Errorf("%s: %d series in full, %d in brief; want some, then none", f.Policies[i].ID, len(f.Policies[i].Series), len(b.Policies[i].Series))
+		}
+		fm, _ := json.Marshal(f.Policies[i].Metrics)
+		bm, _ := json.Marshal(b.Policies[i].Metrics)
+		if string(fm) != string(bm) {
+			t.Errorf("%s: brief metrics differ from the full result's", f.Policies[i].ID)
+		}
+	}
+	chart := rt.Serve(Request{Method: "POST", Path: "/api/chart", Body: []byte(fmt.Sprintf(`{"id":%q,"chart":{"type":"cycles"}}`, brief.ResultID))})
+	if chart.Status != 200 {
+		t.Errorf("a cycles chart by the brief answer's id: %d %s", chart.Status, chart.Body)
+	}
+}

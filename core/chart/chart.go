@@ -1,4 +1,4 @@
-// Package chart draws the lab's line and bar charts as standalone,
+// Package chart draws the lab's line, bar and forest charts as standalone,
 // accessible SVG.
 //
 // It wraps github.com/wcharczuk/go-chart/v2, which is archived upstream, so

@@ -189,3 +189,31 @@ func FuzzGroupedSVG(f *testing.F) {
 		}
 	})
 }
+
+// FuzzForestSVG checks that any input renders without panicking to
+// well-formed, accessible SVG.
+func FuzzForestSVG(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, title, name string, data []byte, xmin, xmax float64, w, h int, flags uint8) {
+		vs := values(data)
+		c := Forest{Title: title, XLabel: name, Width: w % 2000}
+		for i := 0; i+2 < len(vs) || (i == 0 && len(vs) > 0); i += 3 {
+			r := ForestRow{Label: name, Value: vs[i], Lo: math.NaN(), Hi: math.NaN(), Dashed: flags&(1<<(i%8)) != 0, Bold: i == 0, Note: title}
+			if i+2 < len(vs) {
+				r.Lo, r.Hi = vs[i+1], vs[i+2]
+			}
+			c.Rows = append(c.Rows, r)
+		}
+		if flags&8 != 0 {
+			c.XRange = &Range{xmin, xmax}
+		}
+		if flags&4 != 0 && len(vs) > 0 {
+			c.Ref = &ForestRef{X: vs[len(vs)-1], Label: title}
+		}
+		b, err := c.SVG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, b)
+	})
+}

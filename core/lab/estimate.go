@@ -136,6 +136,9 @@ type EstimatePolicyResult struct {
 	// mean estimate at each epoch (PolicyResult.Metrics and Series).
 	mad, edge, mean     stat.Series
 	headline, edgeShare stat.Summary
+	// pooled and pooledEdge are the headlines' values in each repeat
+	// (PolicyResult.Values); nil for real histories, which have one.
+	pooled, pooledEdge []float64
 
 	// MADPeriod is the median of |1/λ̂ − 1/λ| in days (§5 reports hours).
 	MADPeriod stat.Series `json:"madPeriod"`
@@ -418,7 +421,7 @@ func (l *Lab) resolveEstimate(spec Spec) (Spec, *dataset.Dataset, error) {
 }
 
 // runEstimate resolves and runs an estimate spec.
-func (l *Lab) runEstimate(spec Spec) (res *Result, err error) {
+func (l *Lab) runEstimate(spec Spec, w *watch) (res *Result, err error) {
 	spec, d, err := l.resolveEstimate(spec)
 	if err != nil {
 		return nil, err
@@ -445,11 +448,15 @@ func (l *Lab) runEstimate(spec Spec) (res *Result, err error) {
 		}
 	}
 	for i, ps := range spec.Policies {
+		if err := w.stopped(); err != nil {
+			return nil, err
+		}
 		desc, _ := l.policy(ps.ID)
 		pr, err := e.policy(i, desc)
 		if err != nil {
 			return nil, err
 		}
+		w.add(spec.Repeats)
 		res.Spec.Policies[i].Params = pr.Params
 		if ps.Label != "" {
 			pr.Label, pr.Name = ps.Label, pr.Name+" ("+ps.Label+")"
@@ -457,7 +464,7 @@ func (l *Lab) runEstimate(spec Spec) (res *Result, err error) {
 		res.Policies = append(res.Policies, pr)
 	}
 	if spec.Sweep != nil {
-		if res.Sweep, err = l.runSweep(spec); err != nil {
+		if res.Sweep, err = l.runSweep(spec, w); err != nil {
 			return nil, err
 		}
 		if res.Sweep.Field == "estimate.crawl.initial" {
@@ -466,6 +473,7 @@ func (l *Lab) runEstimate(spec Spec) (res *Result, err error) {
 			}
 		}
 	}
+	pairedValues(res)
 	echo := *spec.Estimate
 	echo.shared = nil
 	res.Spec.Estimate = &echo
@@ -827,6 +835,9 @@ func (e *estimateRun) policy(i int, desc refresh.Descriptor) (pr PolicyResult, e
 	r.Prior = pri
 	pr.Estimate = r
 	pr.Metrics = map[string]stat.Summary{MetricMAD: r.headline, MetricEdgeShare: r.edgeShare}
+	if r.pooled != nil {
+		pr.Values = map[string][]float64{MetricMAD: r.pooled, MetricEdgeShare: r.pooledEdge}
+	}
 	if e.es.inSweep {
 		// A sweep's run simulates only the pooled epochs: what it says
 		// after its last is not what the run says after the last crawl.
@@ -904,6 +915,7 @@ func (e *estimateRun) runSimulated(id string, est estimate.Estimator) (*Estimate
 		TrueRate: es.Rate,
 	}
 	res.headline = stat.Summarize(pooled)
+	res.pooled, res.pooledEdge = pooled, pooledEdge
 	if es.Rate > 0 && es.Crawl.Mode == CrawlFixed {
 		res.Expected = expectedEstimate(id, es.Rate, es.Crawl.Initial, es.Epochs)
 	}

@@ -321,27 +321,42 @@ func TestRunDeterministic(t *testing.T) {
 
 // TestRunIndependent checks that a policy's numbers depend only on its own
 // random stream: running it alone, or after other policies, or after a
-// second copy of itself (labelled, as a copy must be), gives the same JSON.
+// second copy of itself (labelled, as a copy must be), gives the same JSON,
+// apart from the per-repeat values, which a policy carries exactly when a
+// copy shares its streams (and which are then the copy's too).
 func TestRunIndependent(t *testing.T) {
 	base := lab.Spec{Dataset: lab.DatasetRef{ID: "alqaaideh-jordan"}, Cycles: 5, Repeats: 5, Seed: 9}
 	all := allPolicies()
 	for i, p := range all {
 		alone := base
 		alone.Policies = []lab.PolicySpec{p}
-		want := mustJSON(t, run(t, alone).Policies[0])
+		solo := run(t, alone).Policies[0]
+		if solo.Values != nil {
+			t.Errorf("%s: run alone, it carries per-repeat values", p.ID)
+		}
+		want := mustJSON(t, solo)
 		with := base
 		cp := p
 		cp.Label = "copy"
 		with.Policies = append(append([]lab.PolicySpec{}, all...), cp)
 		res := run(t, with)
-		if got := mustJSON(t, res.Policies[i]); got != want {
+		got := res.Policies[i]
+		if len(got.Values[lab.MetricChangeRatio]) != base.Repeats {
+			t.Errorf("%s: beside a copy of itself, it carries %d values of changeRatio, want one per repeat (%d)", p.ID, len(got.Values[lab.MetricChangeRatio]), base.Repeats)
+		}
+		values := mustJSON(t, got.Values)
+		got.Values = nil
+		if got := mustJSON(t, got); got != want {
 			t.Errorf("%s: result changed when run with the others:\nalone %s\nwith  %s", p.ID, want, got)
 		}
 		last := res.Policies[len(all)]
 		if last.Label != "copy" || last.Key() != "copy" || last.Name != res.Policies[i].Name+" (copy)" {
 			t.Errorf("%s: copy labelled %q, key %q, named %q", p.ID, last.Label, last.Key(), last.Name)
 		}
-		last.Label, last.Name = "", res.Policies[i].Name
+		if mustJSON(t, last.Values) != values {
+			t.Errorf("%s: the copy's per-repeat values differ from its original's", p.ID)
+		}
+		last.Label, last.Name, last.Values = "", res.Policies[i].Name, nil
 		if got := mustJSON(t, last); got != want {
 			t.Errorf("%s: result changed when run last, after a copy of itself", p.ID)
 		}
@@ -701,5 +716,19 @@ func TestRunConcurrent(t *testing.T) {
 				t.Errorf("worker %d, spec %d: result differs from a lone run", w, i)
 			}
 		}
+	}
+}
+
+// TestHeadline: every kind's headline metric is one its results carry, and
+// one with a direction, so that it can rank policies.
+func TestHeadline(t *testing.T) {
+	for _, kind := range lab.Kinds() {
+		m, ok := lab.MetricByID(lab.Headline(kind))
+		if !ok || !m.AppliesTo(kind) || (m.Better != "higher" && m.Better != "lower") {
+			t.Errorf("kind %s: headline %q (known %v), better %q", kind, lab.Headline(kind), ok, m.Better)
+		}
+	}
+	if h := lab.Headline("nonsense"); h != "" {
+		t.Errorf("an unknown kind's headline is %q, want none", h)
 	}
 }

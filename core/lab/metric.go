@@ -135,6 +135,23 @@ var Facts = []Fact{
 		Help: "Length of the unchanged pseudo-interval the estimator used (Grimes & Ford §4.4)."},
 }
 
+// Headline returns the id of the metric a kind's results are compared by
+// unless another is chosen: ChangeRatio for refresh cycles (Taleghani &
+// Ugur-Ozekinci's measure), time-averaged freshness for schedules (the
+// objective of Cho & Garcia-Molina's optimal schedule) and the pooled MAD
+// for estimators (Grimes & Ford §4.2); "" for an unknown kind.
+func Headline(kind string) string {
+	switch kind {
+	case KindRefresh, "":
+		return MetricChangeRatio
+	case KindSchedule:
+		return MetricFreshness
+	case KindEstimate:
+		return MetricMAD
+	}
+	return ""
+}
+
 // AppliesTo reports whether the metric measures runs of the given kind.
 func (m Metric) AppliesTo(kind string) bool { return slices.Contains(m.Kinds, kind) }
 

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
@@ -45,6 +46,10 @@ func count(n int, one, many string) string {
 	return fmt.Sprintf("%s %s", thousands(n), many)
 }
 
+// Count writes n and a noun, singular or plural, with commas between
+// thousands ("1 page", "1,140 pages"), as results and reports say counts.
+func Count(n int, one, many string) string { return count(n, one, many) }
+
 // thousands writes n with commas between thousands.
 func thousands(n int) string {
 	s := fmt.Sprint(n)
@@ -78,6 +83,14 @@ type PolicyResult struct {
 	Metrics map[string]stat.Summary `json:"metrics"`
 	Series  map[string]stat.Series  `json:"series,omitempty"`
 	Facts   map[string]float64      `json:"facts,omitempty"`
+	// Values holds each headline metric's value in every repeat, for a
+	// policy that shares its random streams with another of the run: a
+	// labelled copy of the same id draws the same streams (Stream goes by
+	// id), so the two are compared repeat by repeat, as pairs (see
+	// core/report). Policies whose id is theirs alone leave it out: their
+	// repeats share nothing with the others', and the summaries are all a
+	// comparison needs.
+	Values map[string][]float64 `json:"values,omitempty"`
 
 	// Sites compares the policy's per-site change estimates with the
 	// truth, for policies that estimate them (refresh.SiteEstimator).
@@ -160,12 +173,43 @@ func (l *Lab) Resolve(spec Spec) (Spec, *dataset.Dataset, error) {
 
 // Run resolves spec and runs it. A policy that panics is reported as an
 // error naming it; the lab stays usable.
-func (l *Lab) Run(spec Spec) (res *Result, err error) {
+func (l *Lab) Run(spec Spec) (*Result, error) {
+	return l.RunContext(context.Background(), spec, nil)
+}
+
+// RunContext is Run that stops with ctx's error once ctx is done (checked
+// between repeats), and tells progress, when not nil, how many repeats of
+// the run's policies (and of its sweep's runs) have finished so far; a
+// policy the lab remembers counts all its repeats at once.
+func (l *Lab) RunContext(ctx context.Context, spec Spec, progress func(repeats int)) (*Result, error) {
+	return l.run(spec, &watch{ctx: ctx, progress: progress})
+}
+
+// watch is what a run answers to: the context that may stop it, and who
+// to tell of its progress.
+type watch struct {
+	ctx      context.Context
+	progress func(repeats int)
+	done     int
+}
+
+// stopped returns the context's error once it is done.
+func (w *watch) stopped() error { return w.ctx.Err() }
+
+// add counts n more repeats finished.
+func (w *watch) add(n int) {
+	w.done += n
+	if w.progress != nil {
+		w.progress(w.done)
+	}
+}
+
+func (l *Lab) run(spec Spec, w *watch) (res *Result, err error) {
 	if spec.Kind == KindEstimate {
-		return l.runEstimate(spec)
+		return l.runEstimate(spec, w)
 	}
 	if spec.Kind == KindSchedule {
-		return l.runSchedule(spec)
+		return l.runSchedule(spec, w)
 	}
 	spec, d, err := l.Resolve(spec)
 	if err != nil {
@@ -174,7 +218,7 @@ func (l *Lab) Run(spec Spec) (res *Result, err error) {
 	res = &Result{Spec: spec, Dataset: d.Info}
 	res.Spec.Policies = slices.Clone(spec.Policies) // the echo records computed defaults; the sweep below must not inherit them
 	sim := refresh.NewSim(d)
-	buf := runBuf{noReuse: l.noReuse}
+	buf := runBuf{noReuse: l.noReuse, watch: w}
 	for i, ps := range spec.Policies {
 		desc, _ := l.policy(ps.ID)
 		var pr PolicyResult
@@ -183,6 +227,7 @@ func (l *Lab) Run(spec Spec) (res *Result, err error) {
 			// (Stream goes by id): its numbers are those of policy j.
 			pr = res.Policies[j]
 			pr.Label, pr.Name = "", desc.Name
+			w.add(spec.Repeats)
 		} else if pr, err = l.remembered(sim, d, spec, i, desc, &buf); err != nil {
 			return nil, err
 		}
@@ -193,10 +238,11 @@ func (l *Lab) Run(spec Spec) (res *Result, err error) {
 		res.Policies = append(res.Policies, pr)
 	}
 	if spec.Sweep != nil {
-		if res.Sweep, err = l.runSweep(spec); err != nil {
+		if res.Sweep, err = l.runSweep(spec, w); err != nil {
 			return nil, err
 		}
 	}
+	pairedValues(res)
 	unit := d.Info.CycleUnit
 	res.Work = fmt.Sprintf("%s × %s × %s of %s", count(len(spec.Policies), "policy", "policies"), count(spec.Repeats, "repeat", "repeats"),
 		count(spec.Cycles, unit, unit+"s"), count(len(d.Pages), "page", "pages"))
@@ -241,6 +287,7 @@ func (l *Lab) remembered(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int,
 	pr, ok := l.ran.get(k)
 	l.mu.Unlock()
 	if ok {
+		buf.watch.add(spec.Repeats)
 		return pr, nil
 	}
 	start := time.Now()
@@ -289,6 +336,7 @@ type runBuf struct {
 	cycles    []refresh.Cycle
 	siteTruth []float64
 	noReuse   bool // build each policy afresh for every repeat (Lab.noReuse)
+	watch     *watch
 }
 
 func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refresh.Descriptor, memo func(string, func() (any, error)) (any, error), buf *runBuf) (pr PolicyResult, err error) {
@@ -319,6 +367,9 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 	var sites *siteTally
 	defer func() { sim.After = nil }()
 	for r := range reps {
+		if err := buf.watch.stopped(); err != nil {
+			return pr, err
+		}
 		pcg.Seed(spec.Seed, streamOf(desc.ID, r))
 		sim.Reset()
 		if reuser, ok := p.(refresh.Reuser); ok && !buf.noReuse {
@@ -379,6 +430,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		fr[r] = sumFr / float64(nc)
 		ag[r] = sumAg / float64(nc)
 		dl[r] = sumDl / float64(nc)
+		buf.watch.add(1)
 	}
 	pr = PolicyResult{
 		ID: desc.ID, Name: desc.Name, Oracle: desc.Oracle, UpperBound: desc.UpperBound, Params: params, Auto: auto,
@@ -386,6 +438,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 			MetricChangeRatio: stat.Summarize(cr), MetricFreshness: stat.Summarize(fr),
 			MetricAge: stat.Summarize(ag), MetricDownloads: stat.Summarize(dl),
 		},
+		Values: map[string][]float64{MetricChangeRatio: cr, MetricFreshness: fr, MetricAge: ag, MetricDownloads: dl},
 	}
 	if desc.Expect != nil && nc == 1 {
 		// Inside the recover above: a policy's theory failing is its error.
@@ -396,6 +449,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 	if sites != nil {
 		pr.Sites = sites.result(d)
 		pr.Metrics[MetricSiteAccuracy] = stat.Summarize(sites.mean)
+		pr.Values[MetricSiteAccuracy] = sites.mean
 	}
 	perCR, perFr, perAg := make(stat.Series, nc), make(stat.Series, nc), make(stat.Series, nc)
 	for c := range nc {
@@ -403,6 +457,21 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 	}
 	pr.Series = map[string]stat.Series{MetricChangeRatio: perCR, MetricFreshness: perFr, MetricAge: perAg}
 	return pr, nil
+}
+
+// pairedValues keeps the per-repeat values (PolicyResult.Values) of the
+// policies of res that share their id with another, and drops the others':
+// only those share random streams, and so need them to be compared.
+func pairedValues(res *Result) {
+	n := map[string]int{}
+	for _, p := range res.Policies {
+		n[p.ID]++
+	}
+	for i := range res.Policies {
+		if n[res.Policies[i].ID] < 2 {
+			res.Policies[i].Values = nil
+		}
+	}
 }
 
 // sameAs returns the index of the first policy of ps with p's id and

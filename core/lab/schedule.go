@@ -249,7 +249,7 @@ func trueRates(d *dataset.Dataset) ([]float64, string) {
 }
 
 // runSchedule runs a schedule spec.
-func (l *Lab) runSchedule(spec Spec) (*Result, error) {
+func (l *Lab) runSchedule(spec Spec, w *watch) (*Result, error) {
 	spec, d, err := l.resolveSchedule(spec)
 	if err != nil {
 		return nil, err
@@ -261,10 +261,14 @@ func (l *Lab) runSchedule(spec Spec) (*Result, error) {
 		res.Schedule.TrueRates = truth
 	}
 	for i, ps := range spec.Policies {
+		if err := w.stopped(); err != nil {
+			return nil, err
+		}
 		pr, err := runSchedulePolicy(spec, truth, i)
 		if err != nil {
 			return nil, err
 		}
+		w.add(spec.Repeats)
 		res.Schedule.Events += pr.events
 		if ps.Label != "" {
 			pr.Label, pr.Name = ps.Label, pr.Name+" ("+ps.Label+")"
@@ -272,10 +276,11 @@ func (l *Lab) runSchedule(spec Spec) (*Result, error) {
 		res.Policies = append(res.Policies, pr.PolicyResult)
 	}
 	if spec.Sweep != nil {
-		if res.Sweep, err = l.runSweep(spec); err != nil {
+		if res.Sweep, err = l.runSweep(spec, w); err != nil {
 			return nil, err
 		}
 	}
+	pairedValues(res)
 	ss := spec.Schedule
 	res.Work = fmt.Sprintf("%s × %s × %g simulated days of %s", count(len(spec.Policies), "schedule", "schedules"), count(spec.Repeats, "repeat", "repeats"),
 		*ss.Warmup+ss.Days, count(len(d.Pages), "page", "pages"))
@@ -416,6 +421,7 @@ func runSchedulePolicy(spec Spec, truth []float64, i int) (pr schedulePolicyRun,
 			MetricFreshness: stat.Summarize(fr), MetricAge: stat.Summarize(ag), MetricChangeRatio: stat.Summarize(cr),
 			MetricHarmonic: stat.Summarize(hs), MetricSyncsPerDay: stat.Summarize(sp),
 		},
+		Values:   map[string][]float64{MetricFreshness: fr, MetricAge: ag, MetricChangeRatio: cr, MetricHarmonic: hs, MetricSyncsPerDay: sp},
 		Schedule: sr,
 	}
 	if fixed != nil {

@@ -60,7 +60,7 @@ func (l *Lab) With(spec Spec, field string, v float64) (Spec, error) {
 }
 
 // runSweep runs spec at every value of its sweep.
-func (l *Lab) runSweep(spec Spec) (*SweepResult, error) {
+func (l *Lab) runSweep(spec Spec, w *watch) (*SweepResult, error) {
 	sw := spec.Sweep
 	sr := &SweepResult{Field: sw.Field, Values: sw.Values}
 	n := len(sw.Values)
@@ -69,7 +69,7 @@ func (l *Lab) runSweep(spec Spec) (*SweepResult, error) {
 		if err != nil {
 			return nil, specErr("sweep.field", "%v", err)
 		}
-		r, err := l.Run(s)
+		r, err := l.run(s, w)
 		if err != nil {
 			if se, ok := err.(*SpecError); ok {
 				return nil, specErr("sweep.values", "at %s = %v: %v", sw.Field, v, se)

@@ -31,10 +31,10 @@ func TestRuleSteps(t *testing.T) {
 			// next = 80.4 − 15.12 + 50.4 = 115.68.
 			{80.4, false, 115.68, 50.4},
 		}},
-		{"nutch without SYNC_DELTA", Nutch{IncRate: 0.4, DecRate: 0.2, Min: 60 * Second, Max: 365, Initial: 30}, []visit{
+		{"nutch without SYNC_DELTA", Nutch{IncRate: 0.4, DecRate: 0.2, Min: 60 * Second, Max: 365, Initial: 30, MaxFetch: 90}, []visit{
 			{30, true, 54, 24}, {54, false, 87.6, 33.6}, {87.6, false, 134.64, 47.04},
 		}},
-		{"nutch at its maximum", Nutch{IncRate: 0.4, DecRate: 0.2, Min: 1, Max: 40, Initial: 30}, []visit{
+		{"nutch at its maximum", Nutch{IncRate: 0.4, DecRate: 0.2, Min: 1, Max: 40, Initial: 30, MaxFetch: 90}, []visit{
 			{30, false, 70, 40},
 		}},
 		{"heritrix", HeritrixDefault, []visit{
@@ -54,7 +54,7 @@ func TestRuleSteps(t *testing.T) {
 		}},
 	}
 	for _, c := range cases {
-		s := c.rule.Start()
+		s, _ := c.rule.Start()
 		for _, v := range c.visits {
 			next := c.rule.Next(&s, v.now, v.changed)
 			if math.Abs(next-v.next) > 1e-12 || math.Abs(s.Interval-v.iv) > 1e-12 {
@@ -62,10 +62,105 @@ func TestRuleSteps(t *testing.T) {
 			}
 		}
 	}
+	// Nutch's forced re-fetch: an update that leaves the interval above
+	// db.fetch.interval.max (90 days) cuts it to 81 days and clears the
+	// signature, so the next visit, changed or not, adapts nothing.
+	s := PageState{Interval: 80}
+	// unchanged at 80: I = 112 > 90; delta = 80; next = 80 − 24 + 112 =
+	// 168; forced: I = 81.
+	if next := NutchDefault.Next(&s, 80, false); math.Abs(next-168) > 1e-12 || s != (PageState{Interval: 81, Forced: true}) {
+		t.Errorf("nutch past 90 days: next %v, state %+v; want 168, interval 81, forced", next, s)
+	}
+	// changed at 168, but nothing to compare: I stays 81, Modified = 168,
+	// next = 249.
+	if next := NutchDefault.Next(&s, 168, true); math.Abs(next-249) > 1e-12 || s != (PageState{Interval: 81, Modified: 168}) {
+		t.Errorf("nutch after a forced re-fetch: next %v, state %+v; want 249, interval 81, modified 168", next, s)
+	}
+	// The pull-back: a fetch list made at now lists a page due more than
+	// 90 days after now at now, and any other at its due time.
+	for _, c := range []struct{ due, now, want float64 }{{193.5, 100, 100}, {190, 100, 190}, {50, 100, 50}} {
+		if got := NutchDefault.Listed(c.due, c.now); got != c.want {
+			t.Errorf("nutch: a page due at %v listed at %v by a list made at %v, want %v", c.due, got, c.now, c.want)
+		}
+	}
 	// StormCrawler's maximum.
-	s := PageState{Interval: 13}
+	s = PageState{Interval: 13}
 	if StormCrawlerDefault.Next(&s, 0, false); s.Interval != 14 {
 		t.Errorf("StormCrawler grew 13 days to %v, want the 14-day maximum", s.Interval)
+	}
+}
+
+// TestNutchQuietPage follows a page that never changes under Nutch's
+// defaults, as the simulator plays it, and checks it settles at gaps of 81
+// and 89.1 days in turn, and that a simulation of such a page (or of one
+// changing once in ten years) at the default run length finishes, having
+// synced it as often as that says.
+//
+// By hand (days; I the interval, delta the time since Modified):
+//
+//	0      first fetch, no signature to compare: I = 30, next 30
+//	30     unchanged: I = 42; delta = 30; next = 30 − 0.3·30 + 42 = 63
+//	63     unchanged: I = 58.8 < delta = 63, so I = 63; next = 63 − 18.9 + 63 = 107.1
+//	107.1  unchanged: I = 88.2 < delta, so I = 107.1; next = 107.1 − 32.13 + 107.1
+//	       = 182.07; I > 90 forces a re-fetch: I = 81, signature cleared
+//	182.07 nothing to compare: I stays 81, Modified = 182.07; next 263.07 (gap 81)
+//	263.07 unchanged: I = 81·1.4 = 113.4 > delta = 81; next = 263.07 − 0.3·81 +
+//	       113.4 = 352.17 (gap 113.4 − 24.3 = 89.1); I > 90 forces a re-fetch: I = 81
+//
+// and from then on the last two steps repeat: gaps 81, 89.1, 81, 89.1, …
+// No next visit is more than 90 days ahead when it is set (74.97, 81 and
+// 89.1 days), so the fetch list's pull-back never moves one. Without the
+// forced re-fetch the interval would climb to 365 days and the visits pile
+// up towards 365/0.3 days after the first fetch, each gap 0.7 times the
+// one before: the simulation would never reach its end.
+func TestNutchQuietPage(t *testing.T) {
+	want := []float64{30, 63, 107.1, 182.07}
+	for len(want) < 40 {
+		gap := 81.0
+		if len(want)%2 == 1 {
+			gap = 89.1
+		}
+		want = append(want, want[len(want)-1]+gap)
+	}
+	a := NewAdaptive(NutchDefault, 1)
+	now := a.First(0, nil)
+	for k, w := range want {
+		if math.Abs(now-w) > 1e-9 {
+			t.Fatalf("visit %d at %v, want %v", k+1, now, w)
+		}
+		now = a.Next(0, now, false, nil)
+	}
+	// The simulator plays the same visits: over [365, 1365) it counts the
+	// ones the hand computation puts there. ExpectedEvents counts every
+	// visit from day 0, and bounds the work before it starts.
+	cfg := Config{Rates: []float64{0}, Days: DefaultDays, Warmup: DefaultWarmup, Repeats: DefaultRepeats, Seed: 5}
+	var measured, all int
+	for _, w := range want {
+		if w < cfg.Warmup+cfg.Days {
+			all++
+			if w >= cfg.Warmup {
+				measured++
+			}
+		}
+	}
+	if w := ExpectedEvents(cfg, NewAdaptive(NutchDefault, 1)); w != float64(all*cfg.Repeats) {
+		t.Fatalf("expected events %v, want %d visits × %d repeats", w, all, cfg.Repeats)
+	}
+	res, err := Simulate(cfg, NewAdaptive(NutchDefault, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Mean.SyncsPerDay; math.Abs(got.Mean-float64(measured)/cfg.Days) > 1e-12 || got.SD > 1e-12 {
+		t.Errorf("a quiet page synced %v ± %v a day, want %d visits in %v days", got.Mean, got.SD, measured, cfg.Days)
+	}
+	// One change in ten years: every visit after it is a quiet page's
+	// again, so the run is bounded the same way.
+	cfg.Rates = []float64{1.0 / 3650}
+	if w := ExpectedEvents(cfg, NewAdaptive(NutchDefault, 1)); w > 2*float64(all*cfg.Repeats) {
+		t.Fatalf("expected events %v for a page changing once in ten years", w)
+	}
+	if _, err := Simulate(cfg, NewAdaptive(NutchDefault, 1)); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -372,6 +372,82 @@ func TestBudgetSpent(t *testing.T) {
 	}
 }
 
+// TestGuessMovesNothing checks that Input.Guess only speeds a plan up:
+// every policy's plan with a guess (the plan itself, the plan for rates
+// moved by up to 0.1%, as the next cycle's would be, the plan for twice
+// the budget, a guess too short, and guesses of 0, negative, NaN,
+// infinite or out of range) is the plan
+// without one, to 1e-12 of each rate or of the mean rate B/N, on random
+// inputs with and without weights and counts. Olston & Pandey's bisection
+// stops at 1e-13 of its threshold, which moves a rate near the threshold
+// by up to about 1e-8 (its plan and ChoFreshness's, the same optimum,
+// differ by that much here), so for it the tolerance is 1e-7.
+func TestGuessMovesNothing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 13))
+	for c := range 24 {
+		in := randomInput(rng, 2+c*5, c%2 == 0)
+		if c%3 == 0 {
+			in.Counts = make([]float64, len(in.Rates))
+			for i := range in.Counts {
+				in.Counts[i] = float64(rng.IntN(4)) // some 0
+			}
+		}
+		moved := in
+		moved.Rates = slices.Clone(in.Rates)
+		for i := range moved.Rates {
+			moved.Rates[i] *= 1 + 1e-3*(2*rng.Float64()-1)
+		}
+		twice := in
+		twice.Budget *= 2
+		bad := make([]float64, len(in.Rates))
+		for i := range bad {
+			bad[i] = []float64{0, -1, math.NaN(), math.Inf(1), 1e300}[i%5]
+		}
+		for _, tc := range allPolicies {
+			want, err := tc.p.Allocate(in, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			near, err := tc.p.Allocate(moved, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			far, err := tc.p.Allocate(twice, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range []struct {
+				name  string
+				guess []float64
+			}{
+				{"itself", slices.Clone(want.Rates)},
+				{"moved rates' plan", near.Rates},
+				{"twice the budget's plan", far.Rates},
+				{"too short", near.Rates[:len(near.Rates)/2]},
+				{"unusable", bad},
+			} {
+				gin := in
+				gin.Guess = g.guess
+				got, err := tc.p.Allocate(gin, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				prec := 1e-12
+				if _, ok := tc.p.(OlstonPandey); ok {
+					prec = 1e-7
+				}
+				tol := prec * in.Budget / float64(len(in.Rates))
+				for i, f := range got.Rates {
+					if d := math.Abs(f - want.Rates[i]); d > tol && d > prec*want.Rates[i] {
+						t.Errorf("%s case %d, guess %s: page %d rate %v, %v without a guess", tc.name, c, g.name, i, f, want.Rates[i])
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestDegenerateInputs pins what each policy does when no page can use
 // the budget, and when there is none.
 func TestDegenerateInputs(t *testing.T) {

@@ -131,8 +131,8 @@ func nutchDescriptor() Descriptor {
 	d := NutchDefault
 	return Descriptor{
 		ID: "nutch-adaptive", Name: "Apache Nutch AdaptiveFetchSchedule", Type: TypeAdaptive,
-		Paper:   "Apache Nutch 1.x, org.apache.nutch.crawl.AdaptiveFetchSchedule; defaults from nutch-default.xml",
-		Summary: "Shrinks a page's interval by DEC when a visit finds a change and stretches it by INC when not; SYNC_DELTA also pulls the next visit earlier after a quiet spell.",
+		Paper:   "Apache Nutch 1.x, org.apache.nutch.crawl.AdaptiveFetchSchedule with CrawlDbReducer's forced re-fetch and Generator's pull-back; defaults from nutch-default.xml",
+		Summary: "Shrinks a page's interval by DEC when a visit finds a change and stretches it by INC when not; SYNC_DELTA also pulls the next visit earlier after a quiet spell; past 90 days the crawler forces a re-fetch.",
 		Params: []param.Param{
 			param.Param{Name: "incRate", Type: param.Float, Default: d.IncRate, Step: 0.05, Help: "db.fetch.schedule.adaptive.inc_rate: the interval grows by this share after a visit that finds no change."}.Range(0, 10),
 			param.Param{Name: "decRate", Type: param.Float, Default: d.DecRate, Step: 0.05, Help: "db.fetch.schedule.adaptive.dec_rate: the interval shrinks by this share after a visit that finds a change."}.Range(0, 0.99),
@@ -141,6 +141,7 @@ func nutchDescriptor() Descriptor {
 			interval("initialInterval", "db.fetch.interval.default in days: the interval after the first fetch (Nutch: 30 days).", d.Initial, 1e-3, 3650),
 			{Name: "syncDelta", Type: param.Bool, Default: d.SyncDelta, Help: "db.fetch.schedule.adaptive.sync_delta: after a visit that finds no change, schedule the next one earlier by a share of the time since the last change seen."},
 			param.Param{Name: "syncDeltaRate", Type: param.Float, Default: d.SyncDeltaRate, Step: 0.05, Help: "db.fetch.schedule.adaptive.sync_delta_rate: that share."}.Range(0, 1),
+			interval("maxFetchInterval", "db.fetch.interval.max in days (Nutch: 90 days): a visit that leaves the interval above it forces a re-fetch (the interval cut to 0.9 of it, the next visit comparing nothing), and a fetch list pulls any next visit more than this far ahead back to its own time.", d.MaxFetch, 1e-3, 3650),
 		},
 		Presets: []Preset{
 			{ID: "nutch-default", Name: "nutch-default.xml", Values: nutchValues(NutchDefault)},
@@ -152,6 +153,7 @@ func nutchDescriptor() Descriptor {
 				IncRate: v.Float("incRate", d.IncRate), DecRate: v.Float("decRate", d.DecRate),
 				Min: v.Float("minInterval", d.Min), Max: v.Float("maxInterval", d.Max), Initial: v.Float("initialInterval", d.Initial),
 				SyncDelta: v.Bool("syncDelta", d.SyncDelta), SyncDeltaRate: v.Float("syncDeltaRate", d.SyncDeltaRate),
+				MaxFetch: v.Float("maxFetchInterval", d.MaxFetch),
 			}
 			return r, checkRule(r)
 		},
@@ -162,6 +164,7 @@ func nutchValues(r Nutch) param.Values {
 	return param.Values{
 		"incRate": r.IncRate, "decRate": r.DecRate, "minInterval": r.Min, "maxInterval": r.Max,
 		"initialInterval": r.Initial, "syncDelta": r.SyncDelta, "syncDeltaRate": r.SyncDeltaRate,
+		"maxFetchInterval": r.MaxFetch,
 	}
 }
 
@@ -198,11 +201,11 @@ func stormDescriptor() Descriptor {
 		Paper:   "StormCrawler, com.digitalpebble.stormcrawler.persistence.AdaptiveScheduler (defaults)",
 		Summary: "After a change the interval moves halfway to the minimum; after no change it grows by half, up to 14 days.",
 		Params: []param.Param{
-			param.Param{Name: "incRate", Type: param.Float, Default: d.IncRate, Step: 0.05, Help: "fetchInterval.rate.incr: the interval grows by this share after a visit that finds no change."}.Range(0, 10),
-			param.Param{Name: "decRate", Type: param.Float, Default: d.DecRate, Step: 0.05, Help: "fetchInterval.rate.decr: after a change the interval moves this share of the way to the minimum."}.Range(0.01, 0.99),
-			interval("minInterval", "fetchInterval.min in days (StormCrawler: 60 minutes).", d.Min, 0, 365),
-			interval("maxInterval", "fetchInterval.max in days (StormCrawler: 14 days).", d.Max, 1e-3, 3650),
-			interval("initialInterval", "fetchInterval.default in days (StormCrawler: 1 day).", d.Initial, 1e-3, 3650),
+			param.Param{Name: "incRate", Type: param.Float, Default: d.IncRate, Step: 0.05, Help: "scheduler.adaptive.fetchInterval.rate.incr: the interval grows by this share after a visit that finds no change."}.Range(0, 10),
+			param.Param{Name: "decRate", Type: param.Float, Default: d.DecRate, Step: 0.05, Help: "scheduler.adaptive.fetchInterval.rate.decr: after a change the interval moves this share of the way to the minimum."}.Range(0.01, 0.99),
+			interval("minInterval", "scheduler.adaptive.fetchInterval.min in days (StormCrawler: 60 minutes).", d.Min, 0, 365),
+			interval("maxInterval", "scheduler.adaptive.fetchInterval.max in days (StormCrawler: 14 days).", d.Max, 1e-3, 3650),
+			interval("initialInterval", "fetchInterval.default in days, DefaultScheduler's interval for the first fetch (StormCrawler: 1 day).", d.Initial, 1e-3, 3650),
 		},
 		Presets: []Preset{{ID: "stormcrawler-default", Name: "AdaptiveScheduler defaults", Values: param.Values{
 			"incRate": d.IncRate, "decRate": d.DecRate, "minInterval": d.Min, "maxInterval": d.Max, "initialInterval": d.Initial,

@@ -89,20 +89,34 @@ func (ChoFreshness) Allocate(in Input, dst []float64) (Plan, error) {
 	clear(f)
 	plan := Plan{Rates: f, Spacing: Regular, Oracle: in.Oracle}
 	xs := make([]float64, n) // warm starts for the per-page Newton solves
-	var start, useful float64
-	pages := in.pages()
+	var guessed, atGuess, useful float64
 	for i, r := range in.Rates {
 		w, c := in.weight(i), in.count(i)
 		if r > 0 && w > 0 && c > 0 {
 			useful += c
-			// The marginal value of this page under a uniform share.
-			start += c * w * FreshnessSlope(r, in.Budget/pages)
+			if g := in.guess(i); g > 0 {
+				// At the guessed plan's multiplier a synced page's
+				// marginal value is ν, and x = λ/f.
+				xs[i] = r / g
+				guessed += c
+				atGuess += c * w * FreshnessSlope(r, g)
+			}
 		}
 	}
 	if useful == 0 || in.Budget == 0 {
 		return plan, nil
 	}
-	start /= useful
+	start := startFrom(atGuess, guessed, func() float64 {
+		// The mean marginal value under a uniform share.
+		var s float64
+		pages := in.pages()
+		for i, r := range in.Rates {
+			if w, c := in.weight(i), in.count(i); r > 0 && w > 0 && c > 0 {
+				s += c * w * FreshnessSlope(r, in.Budget/pages)
+			}
+		}
+		return s / useful
+	})
 	// eval writes f(ν) into f and returns Σf and its slope: with c =
 	// −ln(1 − y), dx/dc = (1 + x)/x, dc/dy = 1/(1 − y), dy/dν = λ/μ, and
 	// df/dx = −f/x.
@@ -126,12 +140,13 @@ func (ChoFreshness) Allocate(in Input, dst []float64) (Plan, error) {
 		}
 		return s, ds
 	}
-	lo, hi, ok := solveMultiplier(eval, in.Budget, start)
+	solve, spend := reuseLast(eval)
+	lo, hi, ok := solveMultiplier(solve, in.Budget, start)
 	if !ok {
 		clear(f)
 		return plan, nil
 	}
-	spendBudget(func(nu float64) float64 { s, _ := eval(nu); return s }, lo, hi, in.Budget, f, make([]float64, len(f)), in.Counts)
+	spendBudget(spend, lo, hi, in.Budget, f, make([]float64, len(f)), in.Counts)
 	return plan, nil
 }
 
@@ -166,19 +181,33 @@ func (ChoAge) Allocate(in Input, dst []float64) (Plan, error) {
 	clear(f)
 	plan := Plan{Rates: f, Spacing: Regular, Oracle: in.Oracle}
 	xs := make([]float64, n)
-	var start, useful float64
-	pages := in.pages()
+	var guessed, atGuess, useful float64
 	for i, r := range in.Rates {
 		w, c := in.weight(i), in.count(i)
 		if r > 0 && w > 0 && c > 0 {
 			useful += c
-			start -= c * w * AgeSlope(r, in.Budget/pages)
+			if g := in.guess(i); g > 0 {
+				// At the guessed plan's multiplier μ·dA/df = −ν, and
+				// x = λ/f.
+				xs[i] = r / g
+				guessed += c
+				atGuess -= c * w * AgeSlope(r, g)
+			}
 		}
 	}
 	if useful == 0 || in.Budget == 0 {
 		return plan, nil
 	}
-	start /= useful
+	start := startFrom(atGuess, guessed, func() float64 {
+		var s float64
+		pages := in.pages()
+		for i, r := range in.Rates {
+			if w, c := in.weight(i), in.count(i); r > 0 && w > 0 && c > 0 {
+				s -= c * w * AgeSlope(r, in.Budget/pages)
+			}
+		}
+		return s / useful
+	})
 	// eval writes f(ν) into f and returns Σf and its slope: with c =
 	// νλ²/μ, dx/dν = (λ²/μ)/k'(x), k'(x) = x(1 − e^{−x}), and df/dx = −f/x.
 	eval := func(nu float64) (s, ds float64) {
@@ -197,11 +226,12 @@ func (ChoAge) Allocate(in Input, dst []float64) (Plan, error) {
 		}
 		return s, ds
 	}
-	lo, hi, ok := solveMultiplier(eval, in.Budget, start)
+	solve, spend := reuseLast(eval)
+	lo, hi, ok := solveMultiplier(solve, in.Budget, start)
 	if !ok {
 		clear(f)
 		return plan, nil
 	}
-	spendBudget(func(nu float64) float64 { s, _ := eval(nu); return s }, lo, hi, in.Budget, f, make([]float64, len(f)), in.Counts)
+	spendBudget(spend, lo, hi, in.Budget, f, make([]float64, len(f)), in.Counts)
 	return plan, nil
 }

@@ -52,7 +52,12 @@ const (
 //     plan is made on the classes with Input.Counts, at a cost that grows
 //     with the number of classes (a few hundred over 12 cycles), not pages.
 //     Only a downloaded page changes class, so keeping the counts costs
-//     O(budget) map work per cycle.
+//     O(budget) map work per cycle, and a class's estimate is worked out
+//     once, when it takes its key. Over a long run nearly every page that
+//     has shown a change ends in a class of its own, so the plan, solved
+//     afresh each cycle, costs more per cycle as the run goes on; each
+//     cycle's solve therefore starts from the last cycle's plan
+//     (Input.Guess), which the budget's downloads move only a little.
 //   - Downloads: a plan gives rates, a cycle needs pages. Each page earns
 //     credit f_i per cycle; scanning from a start drawn at random for
 //     each run (env.Rand; page 0 without one) that moves on by B each
@@ -86,6 +91,7 @@ type Refresher struct {
 	counts []float64  // class → pages in it
 	rates  []float64  // class → estimated rate
 	plan   []float64  // class → f
+	last   []float64  // class → f of the last plan, the next one's guess
 	index  map[classKey]int32
 	free   []int32           // classes left empty, for reuse
 	byRate map[float64]int32 // the oracle's classes
@@ -135,10 +141,12 @@ func (r *Refresher) init(env refresh.Env) {
 	clear(r.done)
 	clear(r.credit)
 	r.keys, r.counts, r.free = r.keys[:0], r.counts[:0], r.free[:0]
+	r.plan, r.last = r.plan[:0], r.last[:0] // no guess from another run
 	clear(r.index)
 	if !r.oracle {
 		r.keys = append(r.keys, classKey{})
 		r.counts = append(r.counts, float64(n))
+		r.rates = append(r.rates[:0], 0) // set each cycle (estimateClasses)
 		r.index[classKey{}] = 0
 		return
 	}
@@ -182,15 +190,15 @@ func (r *Refresher) estimate(k classKey) float64 {
 	return -math.Log1p(-x/(n+0.5)) * n / t
 }
 
-// estimateClasses sets r.rates from the observations.
+// estimateClasses sets the rate of the never-downloaded class; the others'
+// are set when the class takes its key (download), since a class's
+// estimate depends on its key alone.
 func (r *Refresher) estimateClasses() {
-	r.rates = resize(r.rates, len(r.keys))
 	var sum, known float64
 	for k, key := range r.keys {
 		if key.n == 0 {
 			continue
 		}
-		r.rates[k] = r.estimate(key)
 		sum += r.counts[k] * r.rates[k]
 		known += r.counts[k]
 	}
@@ -205,9 +213,12 @@ func (r *Refresher) estimateClasses() {
 	}
 }
 
-// makePlan allocates the budget among the classes.
+// makePlan allocates the budget among the classes, starting from the
+// last plan: a class keeps its index while its pages stay in it, and each
+// cycle moves at most the budget's pages.
 func (r *Refresher) makePlan() {
-	in := Input{Rates: r.rates, Counts: r.counts, Budget: float64(r.budget), Oracle: r.oracle}
+	r.plan, r.last = r.last, r.plan
+	in := Input{Rates: r.rates, Counts: r.counts, Budget: float64(r.budget), Oracle: r.oracle, Guess: r.last}
 	p, err := r.alloc.Allocate(in, r.plan)
 	r.plan = p.Rates
 	if err != nil {
@@ -351,12 +362,14 @@ func (r *Refresher) download(c *refresh.Crawl, p int32, stamp int32) {
 		idx = r.free[len(r.free)-1]
 		r.free = r.free[:len(r.free)-1]
 		r.keys[idx] = k
+		r.rates[idx] = r.estimate(k)
 		r.index[k] = idx
 	default:
 		idx = int32(len(r.keys))
 		r.index[k] = idx
 		r.keys = append(r.keys, k)
 		r.counts = append(r.counts, 0)
+		r.rates = append(r.rates, r.estimate(k))
 	}
 	r.counts[idx]++
 	r.class[p] = idx

@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -261,6 +262,38 @@ func BenchmarkRefresher(b *testing.B) {
 	}
 }
 
+// BenchmarkRefresherLong runs rate-schedule on a long log of mostly quiet
+// pages, 500 changing once in 10,000 to once in 10 cycles, at a budget of
+// 10% of the pages, over 50, 400 and 3,200 cycles, and reports ns per
+// cycle: the cost of a run should grow linearly with its cycles, though
+// the pages' rate classes multiply over the first hundreds of cycles.
+func BenchmarkRefresherLong(b *testing.B) {
+	const n, budget = 500, 50
+	rng := rand.New(rand.NewPCG(8, 8))
+	rates := make([]float64, n)
+	for i := range rates {
+		rates[i] = 1e-4 * math.Pow(1000, rng.Float64())
+	}
+	d := poissonData(b, rates, 3200, 8)
+	for _, alloc := range []string{"cgm-optimal-freshness", "cgm-optimal-age", "olston-pandey"} {
+		for _, cycles := range []int{50, 400, 3200} {
+			b.Run(fmt.Sprintf("%s/%d", alloc, cycles), func(b *testing.B) {
+				sim := refresh.NewSim(d)
+				v := param.Values{"allocation": alloc}
+				p := build(b, "rate-schedule", d, sim, budget, v)
+				env := refresh.Env{Repo: &d.Repository, Budget: budget, Cycles: cycles, Rand: rand.New(rand.NewPCG(1, 1)), Params: v}
+				out := make([]refresh.Cycle, 0, cycles)
+				for b.Loop() {
+					sim.Reset()
+					p.Reuse(env)
+					out = sim.Run(p, budget, cycles, out[:0])
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(cycles), "ns/cycle")
+			})
+		}
+	}
+}
+
 // TestRefresherClassesStayFew checks that a long run keeps no more classes
 // than pages (plus the never-downloaded class): on thousands of cycles
 // nearly every download makes a new (n, X, T), and the plan's cost grows
@@ -315,7 +348,7 @@ func TestRevisiterFollowsTheRule(t *testing.T) {
 				continue
 			}
 			for i := range rates {
-				s := rule.Start()
+				s, _ := rule.Start()
 				last := -1
 				for c := range cycles {
 					changed := false
@@ -334,7 +367,7 @@ func TestRevisiterFollowsTheRule(t *testing.T) {
 }
 
 // dueCheck wraps a Revisiter and checks, each cycle, that no page left
-// out was due sooner than a page downloaded.
+// out was listed sooner than a page downloaded.
 type dueCheck struct {
 	*Revisiter
 	t  *testing.T
@@ -342,9 +375,10 @@ type dueCheck struct {
 }
 
 func (w *dueCheck) Refresh(c *refresh.Crawl) {
+	now := float64(c.Cycle()+1) * w.days
 	before := make([]float64, len(w.queue))
 	for _, s := range w.queue {
-		before[s.page] = s.due
+		before[s.page] = w.rule.Listed(s.due, now)
 	}
 	k := c.Remaining()
 	w.Revisiter.Refresh(c)
@@ -361,6 +395,59 @@ func (w *dueCheck) Refresh(c *refresh.Crawl) {
 		}
 	}
 	if latestPicked > soonestLeft {
-		w.t.Errorf("%s: cycle %d downloaded a page due at %v but left one due at %v", w.id, c.Cycle(), latestPicked, soonestLeft)
+		w.t.Errorf("%s: cycle %d downloaded a page listed at %v but left one listed at %v", w.id, c.Cycle(), latestPicked, soonestLeft)
+	}
+}
+
+// picks wraps a Revisiter and records the pages each cycle downloads.
+type picks struct {
+	*Revisiter
+	got [][]int32
+}
+
+func (w *picks) Refresh(c *refresh.Crawl) {
+	k := c.Remaining()
+	w.Revisiter.Refresh(c)
+	var pages []int32
+	for _, s := range w.queue[:k] {
+		pages = append(pages, s.page)
+	}
+	w.got = append(w.got, pages)
+}
+
+// TestRevisiterPullBack checks Nutch's pull-back in the refresh
+// simulator: a page whose next visit lies more than 90 days after a
+// cycle's fetch list is listed at once, for that list only. Cycles of 5
+// days, one download each, pages that never change:
+//
+//   - page 0 is due at 98.5, page 1 at 20, page 2 at 30: the list of
+//     cycle 0, made at day 5, lists page 0 at 5 (93.5 days ahead) and
+//     downloads it;
+//   - with page 1 overdue instead (due at 3, its interval 60 days), cycle
+//     0 downloads page 1 (next visit 5 − 0.3·5 + 84 = 87.5) and leaves
+//     page 0 due at 98.5; the list of cycle 1, made at day 10, lists it
+//     there (88.5 days ahead), after page 2 at 30, which goes next.
+func TestRevisiterPullBack(t *testing.T) {
+	d := poissonData(t, []float64{0, 0, 0}, 2, 1)
+	for _, c := range []struct {
+		name string
+		due  [3]float64
+		want [][]int32
+	}{
+		{"pulled back", [3]float64{98.5, 20, 30}, [][]int32{{0}, {1}}},
+		{"for one list only", [3]float64{98.5, 3, 30}, [][]int32{{1}, {2}}},
+	} {
+		env := refresh.Env{Repo: &d.Repository, Budget: 1, Cycles: 2, CycleDays: 5}
+		r := NewRevisiter(env, NutchDefault)
+		for i := range r.queue {
+			s := &r.queue[i]
+			s.due = c.due[s.page]
+			r.state[s.page] = PageState{Interval: 60}
+		}
+		w := &picks{Revisiter: r}
+		refresh.NewSim(d).Run(w, 1, 2, nil)
+		if !slices.EqualFunc(w.got, c.want, slices.Equal) {
+			t.Errorf("%s: downloaded %v, want %v", c.name, w.got, c.want)
+		}
 	}
 }

@@ -9,17 +9,21 @@ import (
 
 // Revisiter plays a production crawler's adaptive re-visit Rule (Nutch,
 // Heritrix, StormCrawler) in batch refresh cycles: every copy is fresh at
-// time 0 with the rule's first interval; each cycle it downloads the
-// budget's worth of pages whose next visit the rule set soonest, overdue
-// ones first, and the rule sets each one's next visit from whether the
-// download found a change. It needs no rates, as the rules need none.
+// time 0, fetched for the first time; each cycle it downloads the budget's
+// worth of pages the crawler's fetch list lists soonest, overdue ones
+// first, and the rule sets each one's next visit from whether the download
+// found a change (with what the crawler does around the rule: Nutch's
+// forced re-fetch). It needs no rates, as the rules need none.
 //
 // Our readings, where the rules meet a budget they were not written for: a
 // cycle's downloads happen at its end, time (c+1)·d for cycle c of d days
-// (the convention of Refresher); a due page that does not fit the budget
-// stays due and goes first next cycle; and a budget the due pages leave
-// over is spent on the pages due soonest, fetching them early, because in
-// a refresh experiment every policy spends the same budget and the rule's
+// (the convention of Refresher), and the crawler makes that cycle's fetch
+// list at the same time, listing each page when Rule.Listed says (Nutch
+// pulls a next visit more than db.fetch.interval.max ahead back to then,
+// for that list only); a listed page that does not fit the budget stays
+// due and goes first next cycle; and a budget the due pages leave over is
+// spent on the pages listed soonest, fetching them early, because in a
+// refresh experiment every policy spends the same budget and the rule's
 // part is to order the pages. Ties (at the start, every page) go by a
 // random order drawn per run, the policy's only randomness. In a schedule
 // experiment the rules run unbudgeted, as written.
@@ -31,12 +35,13 @@ type Revisiter struct {
 }
 
 // slot is a page in the Revisiter's queue, with what orders it there, so
-// that selecting the pages due soonest reads the queue in order rather
+// that selecting the pages listed soonest reads the queue in order rather
 // than each page's entry in arrays across the repository.
 type slot struct {
-	due  float64 // the page's next visit, days
-	rank int32   // its place in a random order of the pages, for ties
-	page int32
+	due    float64 // the page's next visit as the rule set it, days
+	listed float64 // when this cycle's fetch list lists it, days
+	rank   int32   // its place in a random order of the pages, for ties
+	page   int32
 }
 
 // NewRevisiter returns a Revisiter playing rule on env's repository.
@@ -57,10 +62,10 @@ func (r *Revisiter) Reuse(env refresh.Env) {
 		r.state, r.queue = make([]PageState, n), make([]slot, n)
 	}
 	r.state, r.queue = r.state[:n], r.queue[:n]
-	start := r.rule.Start()
+	start, due := r.rule.Start()
 	for i := range r.state {
 		r.state[i] = start
-		r.queue[i] = slot{due: start.Interval, rank: int32(i), page: int32(i)}
+		r.queue[i] = slot{due: due, rank: int32(i), page: int32(i)}
 	}
 	if env.Rand != nil {
 		q := r.queue
@@ -68,10 +73,11 @@ func (r *Revisiter) Reuse(env refresh.Env) {
 	}
 }
 
-// before orders pages by next visit, ties by the run's random order.
+// before orders pages by when the fetch list lists them, ties by the
+// run's random order.
 func before(a, b *slot) bool {
-	if a.due != b.due {
-		return a.due < b.due
+	if a.listed != b.listed {
+		return a.listed < b.listed
 	}
 	return a.rank < b.rank
 }
@@ -79,6 +85,10 @@ func before(a, b *slot) bool {
 // Refresh implements refresh.Policy.
 func (r *Revisiter) Refresh(c *refresh.Crawl) {
 	now := float64(c.Cycle()+1) * r.days
+	for i := range r.queue {
+		s := &r.queue[i]
+		s.listed = r.rule.Listed(s.due, now)
+	}
 	k := min(c.Remaining(), len(r.queue))
 	r.selectFirst(k)
 	for i := range r.queue[:k] {
@@ -88,7 +98,7 @@ func (r *Revisiter) Refresh(c *refresh.Crawl) {
 	}
 }
 
-// selectFirst moves the k pages due soonest to the front of r.queue, in
+// selectFirst moves the k pages listed soonest to the front of r.queue, in
 // no particular order (Hoare's quickselect with the middle element as
 // pivot: linear on average, and the queue, kept between cycles, is nearly
 // in order already, where the middle pivot does well).

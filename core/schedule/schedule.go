@@ -99,6 +99,16 @@ type Input struct {
 	// pages that fall into few classes (Refresher) allocates per class.
 	// nil means 1 for every entry. Counts need not be integers.
 	Counts []float64
+	// Guess, when not nil, is a plan's rates for the same entries, the last
+	// one made for nearly the same input, say (Refresher plans every cycle
+	// from input that moves a little). The policies that solve for their
+	// plan (ChoFreshness, ChoAge, LambdaCrawl, OlstonPandey) start from it
+	// and reach the plan in fewer steps; it moves the plan by no more than
+	// the solvers' own precision (a few ulps; OlstonPandey's bisection
+	// stops at 1e-13 of its threshold). An entry beyond its length, or
+	// guessed 0 or out of range, starts as without a guess. It must not
+	// share dst's array.
+	Guess []float64
 }
 
 // Limit bounds every rate, weight and budget: each is 0 or between
@@ -173,6 +183,24 @@ func (in Input) count(i int) float64 {
 		return 1
 	}
 	return in.Counts[i]
+}
+
+// guess returns entry i's guessed rate, 0 without a usable one.
+func (in Input) guess(i int) float64 {
+	if i < len(in.Guess) && inRange(in.Guess[i]) {
+		return in.Guess[i]
+	}
+	return 0
+}
+
+// startFrom returns sum/n, a solver's starting multiplier averaged over n
+// guessed entries, or fallback() when there are none or it is no positive
+// finite number.
+func startFrom(sum, n float64, fallback func() float64) float64 {
+	if s := sum / n; n > 0 && s > 0 && !math.IsInf(s, 1) {
+		return s
+	}
+	return fallback()
 }
 
 // pages returns Σ c_i, the number of pages the entries stand for.

@@ -236,20 +236,45 @@ func TestWorkLimit(t *testing.T) {
 	if w := ExpectedEvents(Config{Rates: []float64{1, 2}, Days: 10, Warmup: 5, Repeats: 2}, Plan{Rates: []float64{3, 4}}); w != 10*15*2 {
 		t.Errorf("expected events %v, want 300", w)
 	}
+	// Heritrix visits a page that never changes at days 1, 2.5, 4.75, …,
+	// the wait growing ×1.5 from 1 day: nine visits up to day 74.89, then
+	// the wait is 28 days, so 29 more from day 102.89 to 886.89: 38 before
+	// day 900.
+	if w := ExpectedEvents(Config{Rates: []float64{0, 0}, Days: 800, Warmup: 100, Repeats: 3}, NewAdaptive(HeritrixDefault, 2)); w != 2*38*3 {
+		t.Errorf("expected events %v for two quiet pages under Heritrix, want %d", w, 2*38*3)
+	}
+	// Nutch with db.fetch.interval.max above max_interval forces no
+	// re-fetch: a quiet page's visits pile up towards day 365/0.3 and
+	// never pass it. Refused before it runs.
+	pile := NutchDefault
+	pile.MaxFetch = 400
+	cfg = Config{Rates: []float64{0}, Days: DefaultDays, Warmup: DefaultWarmup, Repeats: DefaultRepeats}
+	if w := ExpectedEvents(cfg, NewAdaptive(pile, 1)); !(w > MaxEvents) {
+		t.Fatalf("expected events %v for syncs that pile up, want above %v", w, float64(MaxEvents))
+	}
+	_, err = Simulate(cfg, NewAdaptive(pile, 1))
+	if err == nil || !strings.Contains(err.Error(), "above the limit") {
+		t.Errorf("got %v, want the work limit for syncs that pile up", err)
+	}
 }
 
 // FuzzSimulate feeds the simulator arbitrary rates, sync rates, spacings
-// and run lengths (kept small enough to run): it must not panic, must
-// reject what Check rejects, and must report metrics in range.
+// and run lengths, under plans and the Nutch and StormCrawler rules (kept
+// small enough to run): it must not panic, must reject what Check
+// rejects, and must report metrics in range.
 func FuzzSimulate(f *testing.F) {
 	f.Add(1.0, 2.0, 0.5, 0.0, 10.0, 1.0, uint8(3), uint8(0), uint64(1))
 	f.Add(0.0, 1e-12, 1e3, 1e-9, 0.01, 0.0, uint8(1), uint8(1), uint64(2))
 	f.Add(5.0, 5.0, 0.0, 0.0, 2.0, 2.0, uint8(2), uint8(2), uint64(3))
+	f.Add(0.0, 1e-4, 0.0, 0.0, 1000.0, 365.0, uint8(2), uint8(3), uint64(4))
 	f.Fuzz(func(t *testing.T, l0, l1, f0, f1, days, warm float64, reps, kind uint8, seed uint64) {
 		cfg := Config{Rates: []float64{l0, l1}, Days: days, Warmup: warm, Repeats: int(reps % 5), Seed: seed, PerPage: true}
 		var s Syncer = Plan{Rates: []float64{f0, f1}, Spacing: Spacing(kind % 2)}
-		if kind%3 == 2 {
+		switch kind % 4 {
+		case 2:
 			s = NewAdaptive(StormCrawlerDefault, 2)
+		case 3:
+			s = NewAdaptive(NutchDefault, 2)
 		}
 		if ExpectedEvents(cfg, s) > 1e5 || days > 1e4 || warm > 1e4 {
 			t.Skip("too long for a fuzz case")

@@ -88,3 +88,24 @@ func spendBudget(rates func(nu float64) float64, lo, hi, budget float64, f, scra
 	}
 	normalize(f, budget, counts)
 }
+
+// reuseLast wraps eval, which writes f(ν) into the plan and returns S(ν)
+// and its slope, for solveMultiplier and spendBudget: spendBudget asking
+// for S at the multiplier eval last wrote the plan at (where the solve
+// often ends) reads it back instead of solving every page again.
+func reuseLast(eval func(nu float64) (s, ds float64)) (solve func(float64) (float64, float64), spend func(float64) float64) {
+	at, atS := math.NaN(), 0.0
+	solve = func(nu float64) (float64, float64) {
+		s, ds := eval(nu)
+		at, atS = nu, s
+		return s, ds
+	}
+	spend = func(nu float64) float64 {
+		if nu == at {
+			return atS
+		}
+		s, _ := solve(nu)
+		return s
+	}
+	return solve, spend
+}

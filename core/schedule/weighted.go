@@ -112,10 +112,16 @@ func (LambdaCrawl) Allocate(in Input, dst []float64) (Plan, error) {
 	f := resize(dst, len(in.Rates))
 	clear(f)
 	plan := Plan{Rates: f, Spacing: Poisson, Oracle: in.Oracle}
-	var wsum float64
+	var wsum, guessed, atGuess float64
 	for i, r := range in.Rates {
 		if r > 0 {
-			wsum += in.count(i) * in.weight(i)
+			c, w := in.count(i), in.weight(i)
+			wsum += c * w
+			if g := in.guess(i); g > 0 && c > 0 && w > 0 {
+				// The condition at the guessed plan's multiplier.
+				guessed += c
+				atGuess += c * w * r / (g * (g + r))
+			}
 		}
 	}
 	if wsum == 0 || in.Budget == 0 {
@@ -141,12 +147,14 @@ func (LambdaCrawl) Allocate(in Input, dst []float64) (Plan, error) {
 	}
 	// For pages that change far more often than they are crawled ρ_i ≈
 	// μ_i/ν, so Σμ/R is close when the budget is small.
-	lo, hi, ok := solveMultiplier(eval, in.Budget, wsum/in.Budget)
+	start := startFrom(atGuess, guessed, func() float64 { return wsum / in.Budget })
+	solve, spend := reuseLast(eval)
+	lo, hi, ok := solveMultiplier(solve, in.Budget, start)
 	if !ok {
 		clear(f)
 		return plan, nil
 	}
-	spendBudget(func(nu float64) float64 { s, _ := eval(nu); return s }, lo, hi, in.Budget, f, make([]float64, len(f)), in.Counts)
+	spendBudget(spend, lo, hi, in.Budget, f, make([]float64, len(f)), in.Counts)
 	return plan, nil
 }
 
@@ -217,6 +225,15 @@ func (OlstonPandey) Allocate(in Input, dst []float64) (Plan, error) {
 		return plan, nil
 	}
 	last := make([]float64, n) // each page's last interval, a warm start
+	var guessed, atGuess float64
+	for i, r := range in.Rates {
+		if g, w, c := in.guess(i), in.weight(i), in.count(i); g > 0 && r > 0 && w > 0 && c > 0 {
+			// The guessed plan's interval, and the threshold it met.
+			last[i] = 1 / g
+			guessed += c
+			atGuess += c * w * utility(r, 1/g)
+		}
+	}
 	spend := func(tau float64) float64 {
 		var s float64
 		for i, r := range in.Rates {
@@ -231,8 +248,13 @@ func (OlstonPandey) Allocate(in Input, dst []float64) (Plan, error) {
 		}
 		return s
 	}
-	// Bisection on τ in (0, hiTau): spend falls as τ rises.
+	// Bisection on τ in (0, hiTau): spend falls as τ rises. The bracket's
+	// low end starts at hiTau, or just above the guessed plan's threshold,
+	// and halves until the budget is spent.
 	lo, hi := hiTau, hiTau
+	if tau := atGuess / guessed; guessed > 0 && tau > 0 && tau*1.001 < hiTau {
+		lo = tau * 1.001
+	}
 	for spend(lo) < in.Budget {
 		hi = lo
 		lo /= 2

@@ -1,14 +1,17 @@
 // Command build renders the static site into a folder: it copies
 // site/static, renders every lesson in lessons/ through site/templates,
 // writes the home, upload and Sources pages (the last from site/sources.md),
-// copies the Go toolchain's wasm_exec.js and exports example crawl logs. The browser module (lab.wasm) is built
-// into the same folder by the Makefile.
+// copies the Go toolchain's wasm_exec.js and exports example crawl logs;
+// every page carries the lab's version (core/version, which the Makefile
+// sets with -ldflags) in a meta tag, and version.json says it too. The
+// browser module (lab.wasm) is built into the same folder by the Makefile.
 //
 //	go run ./site/build -out site/dist
 package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"html/template"
@@ -23,6 +26,7 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/version"
 	"github.com/refreshlab/refreshlab/site/lesson"
 )
 
@@ -50,6 +54,9 @@ type page struct {
 	Prev    *lesson.Lesson
 	Next    *lesson.Lesson
 	Body    template.HTML // a page written in Markdown, rendered
+	// Version is the lab's (core/version), written into every page's
+	// head, for the report view and anyone reading the page's source.
+	Version string
 }
 
 func build(out, lessonDir, static, tmplDir, sourcesFile string) error {
@@ -69,6 +76,9 @@ func build(out, lessonDir, static, tmplDir, sourcesFile string) error {
 	if err := copyTree(static, out); err != nil {
 		return err
 	}
+	if err := stampCitation(filepath.Join(out, "CITATION.cff"), version.String()); err != nil {
+		return err
+	}
 	goroot, err := goRoot()
 	if err != nil {
 		return err
@@ -78,7 +88,7 @@ func build(out, lessonDir, static, tmplDir, sourcesFile string) error {
 	}
 	write := func(path, name string, p page) error {
 		var buf bytes.Buffer
-		p.Lessons, p.Path = ls, path
+		p.Lessons, p.Path, p.Version = ls, path, version.String()
 		if err := tmpl.ExecuteTemplate(&buf, name, p); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
@@ -116,6 +126,10 @@ func build(out, lessonDir, static, tmplDir, sourcesFile string) error {
 		if err := write("lessons/"+x.ID+".html", "lesson.html", p); err != nil {
 			return err
 		}
+	}
+	v, _ := json.Marshal(map[string]string{"version": version.String()})
+	if err := os.WriteFile(filepath.Join(out, "version.json"), append(v, '\n'), 0o644); err != nil {
+		return err
 	}
 	return exportExamples(filepath.Join(out, "examples"), l)
 }
@@ -228,4 +242,26 @@ func copyFile(src, dst string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// stampCitation writes the lab's version into the version field of the
+// CITATION.cff the site serves (copied from site/static, where it says
+// "unknown"), so that a citation names the build it came from.
+func stampCitation(path, v string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	lines := strings.Split(string(b), "\n")
+	found := false
+	for i, l := range lines {
+		if strings.HasPrefix(l, "version:") {
+			q, _ := json.Marshal(v) // a YAML double-quoted string, as JSON writes it
+			lines[i], found = "version: "+string(q), true
+		}
+	}
+	if !found {
+		return fmt.Errorf("%s: no version field to write the lab's version into", path)
+	}
+	return os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/version"
 )
 
 // TestSourcesPage builds the site and checks the Sources page: it is
@@ -110,6 +111,49 @@ func TestSourcesPage(t *testing.T) {
 	for _, m := range regexp.MustCompile("`([a-z0-9]+(?:-[a-z0-9]+)*)`").FindAllStringSubmatch(text, -1) {
 		if !slices.Contains(ids, m[1]) {
 			t.Errorf("the Sources page quotes `%s`, which is no policy, estimator, schedule or dataset of the catalog", m[1])
+		}
+	}
+}
+
+// TestVersionStamped builds the site with a version set, as the Makefile
+// sets it, and finds it in every page's head, in version.json and in the
+// CITATION.cff the site serves, which stays valid CFF: its fields are
+// those of site/static's, with the version's value alone changed.
+func TestVersionStamped(t *testing.T) {
+	defer func(v string) { version.Version = v }(version.Version)
+	version.Version = `v1.2.0-3-gabc "dirty"`
+	out := t.TempDir()
+	root := filepath.Join("..", "..")
+	if err := build(out, filepath.Join(root, "lessons"), filepath.Join(root, "site", "static"), filepath.Join(root, "site", "templates"), filepath.Join(root, "site", "sources.md")); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"index.html", "upload.html", "lessons/optimal-schedules.html"} {
+		b, _ := os.ReadFile(filepath.Join(out, filepath.FromSlash(p)))
+		if !strings.Contains(string(b), `<meta name="refresh-lab-version" content="v1.2.0-3-gabc &#34;dirty&#34;">`) {
+			t.Errorf("%s: no version in its head", p)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "version.json")); string(b) != `{"version":"v1.2.0-3-gabc \"dirty\""}`+"\n" {
+		t.Errorf("version.json: %s", b)
+	}
+	got, _ := os.ReadFile(filepath.Join(out, "CITATION.cff"))
+	want, _ := os.ReadFile(filepath.Join(root, "site", "static", "CITATION.cff"))
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	if len(g) != len(w) {
+		t.Fatalf("CITATION.cff has %d lines, site/static's %d", len(g), len(w))
+	}
+	for i := range g {
+		if strings.HasPrefix(w[i], "version:") {
+			if g[i] != `version: "v1.2.0-3-gabc \"dirty\""` {
+				t.Errorf("CITATION.cff's version line: %s", g[i])
+			}
+		} else if g[i] != w[i] {
+			t.Errorf("CITATION.cff line %d changed: %q, was %q", i+1, g[i], w[i])
+		}
+	}
+	for _, field := range []string{"cff-version: 1.2.0", "title: \"Refresh Lab\"", "license: MIT", `  - name: "The Refresh Lab authors"`, "repository-code:", "abstract:", "references:"} {
+		if !strings.Contains(string(got), field) {
+			t.Errorf("CITATION.cff lacks %q", field)
 		}
 	}
 }

@@ -174,7 +174,7 @@ func request(args []js.Value) api.Request {
 		js.CopyBytesToGo(req.Body, b)
 	}
 	if f := arg(4); f.Type() == js.TypeFunction {
-		req.Progress = func(read int64) { f.Invoke(float64(read)) }
+		req.Progress = func(done int64) { f.Invoke(float64(done)) }
 	}
 	return req
 }

@@ -2,7 +2,10 @@
 // experiment has drawn, prints the page's console messages and saves a
 // full-page screenshot: the quickest way to look at what a change did.
 // With -slider and -press it first steps that slider with the arrow key,
-// a pause after each redraw, as a learner would.
+// a pause after each redraw, as a learner would. With -click it first
+// clicks an element, such as the upload page's example log:
+//
+//	go run ./site/e2e/shot -url http://localhost:9900/upload.html -click '#example' -wait "!document.getElementById('report').hidden" -out /tmp/report.png
 //
 //	go run ./site/e2e/shot -url http://localhost:9900/lessons/sampling-a-site.html -out /tmp/page.png
 //	go run ./site/e2e/shot -url http://localhost:9900/lessons/clustering-pages.html -slider '^Downloads' -press 3 -out /tmp/pressed.png
@@ -30,6 +33,7 @@ func main() {
 	slider := flag.String("slider", "", "regular expression matching the label of the slider to press on")
 	press := flag.Int("press", 0, "arrow-right presses on -slider, each -pause after the redraw of the one before")
 	pause := flag.Duration("pause", 500*time.Millisecond, "pause after each redraw before the next press")
+	click := flag.String("click", "", "CSS selector of an element to click once the page has loaded, before waiting (the upload page's example, say)")
 	flag.Parse()
 
 	ctx, cancel := e2e.NewBrowser(context.Background())
@@ -40,6 +44,9 @@ func main() {
 	steps := []chromedp.Action[chromedp.Void]{
 		chromedp.EmulateViewport(int64(*width), int64(*height)),
 		chromedp.Navigate(e2e.Probed(*url)), // the probe tells when the page has drawn
+	}
+	if *click != "" {
+		steps = append(steps, chromedp.Click(chromedp.CSS(*click)))
 	}
 	if *wait != "" {
 		steps = append(steps, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {

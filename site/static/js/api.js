@@ -133,8 +133,8 @@ class WorkerEngine {
   // One message to the worker, which runs spec and draws each chart of its
   // result before it answers: a round trip between threads costs up to a
   // frame on a busy machine, and a slider should pay for one, not two.
-  async runWithCharts(spec, charts) {
-    return this.send({ method: 'POST', path: '/api/run', query: '', body: JSON.stringify(spec), charts: charts.map((c) => JSON.stringify(c)) }, { batch: true });
+  async runWithCharts(spec, charts, onProgress, brief = false) {
+    return this.send({ method: 'POST', path: '/api/run', query: brief ? 'brief=1' : '', body: JSON.stringify(spec), charts: charts.map((c) => JSON.stringify(c)) }, { batch: true, onProgress });
   }
 
   send(message, { onProgress, batch = false }) {
@@ -173,8 +173,8 @@ class ServerEngine {
 
   // The run, then each chart of its result by id; a server that no longer
   // holds the result (another Worker instance, say) gets the result itself.
-  async runWithCharts(spec, charts) {
-    const run = await this.request('POST', '/api/run', { body: JSON.stringify(spec) });
+  async runWithCharts(spec, charts, onProgress, brief = false) {
+    const run = await this.request('POST', '/api/run', { body: JSON.stringify(spec), query: brief ? 'brief=1' : '' });
     if (!run.ok) return { run, charts: [] };
     const result = run.json();
     return {
@@ -207,12 +207,15 @@ export function request(method, path, options) {
 
 /**
  * Runs spec (POST /api/run) and draws each chart of its result (POST
- * /api/chart), in one exchange with the module where it can. Never throws.
+ * /api/chart), in one exchange with the module where it can; onProgress,
+ * when given, hears ('run', repeats finished) while it runs; brief asks
+ * for the result without its series per cycle (the charts are drawn from
+ * the whole). Never throws.
  * @returns {Promise<{run: Response, charts: Response[]}>} charts is empty
  *   when the run failed.
  */
-export function runWithCharts(spec, charts) {
-  return getEngine().runWithCharts(spec, charts);
+export function runWithCharts(spec, charts, onProgress, brief) {
+  return getEngine().runWithCharts(spec, charts, onProgress, brief);
 }
 
 /**

@@ -291,6 +291,9 @@ const AHEAD_MAX_MS = 2 * PREVIEW_MS;
 // elsewhere waits for the one in flight. A slider dragged with the pointer
 // gets no such look-ahead: its next value is anyone's guess.
 const AHEAD_KEYS_MAX_MS = 300;
+// A progressive run (the upload page's) draws its charts at most this often
+// while its policies come in; its numbers table at every policy.
+const CHART_EVERY_MS = 400;
 // A lesson whose preview of one repeat takes longer than this pairs the lab
 // with a helper worker (api.js pair) that computes part of each expensive
 // run on the second core.
@@ -596,6 +599,7 @@ class Experiment {
    * smaller sample draws the same shape).
    */
   previewOf(spec, inputAt) {
+    if (this.options.progressive) return null; // each policy is drawn as it comes
     if (inputAt === null || inputAt === undefined || this.pace.perRepeat() === undefined) return null;
     const full = spec.repeats || 10;
     const affordable = this.pace.repeatsIn(PREVIEW_MS);
@@ -702,7 +706,7 @@ class Experiment {
     // (keepSpec): writing the address (history.replaceState) while the page
     // has changes to lay out forces that layout, and the lab's answer would
     // wait for it.
-    const answer = ahead ? ahead.answer : runWithCharts(spec, this.chartSpecs);
+    const answer = ahead ? ahead.answer : this.options.progressive ? this.runProgressively(spec) : runWithCharts(spec, this.chartSpecs);
     let said = false; // "Computing…" shown
     const slow = setTimeout(() => { said = true; this.setStatus(computing); }, STATUS_AFTER_MS);
     // A run that answers no input stops waiting for its answer when an
@@ -719,6 +723,12 @@ class Experiment {
     if (got === null) {
       this.probe.gaveWay = (this.probe.gaveWay || 0) + 1;
       if (said) this.setStatus('');
+      return false;
+    }
+    if (got.stopped !== undefined) {
+      for (const td of this.readouts.querySelectorAll('tr.pending td')) td.textContent = 'not run';
+      this.setStatus(`Stopped with ${got.stopped} of ${got.of} policies drawn. Change a setting, or press “Run the rest”, to go on.`);
+      this.showResume(full);
       return false;
     }
     const { run: r, charts: svgs } = got;
@@ -781,6 +791,76 @@ class Experiment {
   }
 
   /**
+   * Runs spec policy by policy, as the upload page does, where one run on a
+   * long log takes seconds: each step asks the lab for the policies so far,
+   * of which it computes only the newest (it remembers the others), and
+   * draws them, the charts at most every CHART_EVERY_MS. A progress bar
+   * counts repeats; Stop ends the run after the policy in hand (the lab's
+   * module cannot be interrupted inside a call). Answers as runWithCharts
+   * does, with the whole spec's result; null when a newer spec overtakes
+   * it; {stopped, of} when stopped.
+   */
+  async runProgressively(spec) {
+    const n = (spec.policies || []).length;
+    const repeats = spec.repeats || 10;
+    const bar = this.progressBar(n * repeats);
+    this.stopAsked = false;
+    let got = null;
+    let svgs = null;
+    let drawnAt = 0;
+    try {
+      for (let k = 1; k <= n; k++) {
+        if (this.pending) return null;
+        if (this.stopAsked) return { stopped: k - 1, of: n };
+        const withCharts = k === n || performance.now() - drawnAt > CHART_EVERY_MS;
+        const part = { ...spec, policies: spec.policies.slice(0, k) };
+        bar.set((k - 1) * repeats, `Policy ${k} of ${n}`);
+        // Until the last step, the numbers alone: the series per cycle of
+        // a long log's policies would cross from the lab at every step.
+        got = await runWithCharts(part, withCharts ? this.chartSpecs : [], (phase, done) => bar.set((k - 1) * repeats + Math.min(done, repeats), `Policy ${k} of ${n}`), k < n);
+        if (!got.run.ok || got.charts.some((c) => !c.ok)) return got;
+        if (k === n) return got;
+        if (withCharts) {
+          svgs = got.charts.map((c) => c.body);
+          drawnAt = performance.now();
+        }
+        this.drawPartial(got.run.json(), svgs, spec.policies.slice(k));
+        if (probing) Object.assign(this.probe.partial[this.probe.partial.length - 1], { worker: got.run.ms, charts: got.charts.reduce((t, c) => t + (c.ms || 0), 0), bytes: got.run.body.length });
+      }
+      return got;
+    } finally {
+      bar.remove();
+    }
+  }
+
+  /** Draws the policies a progressive run has so far, and rows for those to come. */
+  drawPartial(result, svgs, rest) {
+    this.hideError();
+    this.renderReadouts(result, rest);
+    if (svgs) this.renderCharts(result, svgs);
+    if (probing) (this.probe.partial = this.probe.partial || []).push({ policies: result.policies.length, at: performance.now() });
+  }
+
+  /** A progress bar with a Stop button under the status line, for a run of total repeats. */
+  progressBar(total) {
+    const meter = el('progress', { max: total, value: 0, 'aria-label': 'Repeats computed' });
+    const what = el('span', { class: 'progress-what' });
+    const stop = el('button', { type: 'button', class: 'small', text: 'Stop', onclick: () => { this.stopAsked = true; stop.disabled = true; stop.textContent = 'Stopping…'; } });
+    const box = el('div', { class: 'run-progress' }, what, meter, stop);
+    this.status.after(box);
+    return {
+      set: (done, text) => { meter.value = done; what.textContent = text; },
+      remove: () => box.remove(),
+    };
+  }
+
+  /** After a stop, a button that runs the rest of spec. */
+  showResume(spec) {
+    const again = el('button', { type: 'button', class: 'small', text: 'Run the rest', onclick: () => { again.remove(); this.spec = clone(spec); this.schedule(); } });
+    this.status.after(el('div', { class: 'run-progress' }, again));
+  }
+
+  /**
    * Shows spec in the page's address (when the panel keeps its state
    * there) and in the spec text, once the frame in progress is painted: a
    * task queued now runs after it, when the page has nothing left to lay
@@ -834,7 +914,7 @@ class Experiment {
    * lesson's), each value ± the half-width of its 95% interval, and beside
    * a metric its exact expectation where some policy has one.
    */
-  renderReadouts(result) {
+  renderReadouts(result, rest = []) {
     const unit = result.dataset.cycleUnit || 'cycle';
     const metrics = this.config.readouts.map((id) => this.metric(id));
     const better = (m) => (m.better === 'lower' ? ' ↓' : m.better === 'higher' ? ' ↑' : '');
@@ -850,8 +930,12 @@ class Experiment {
         return el('td', {}, el('span', { class: 'num', text: fmt(m, s.mean) }), h !== null ? el('span', { class: 'pm', text: ` ± ${fmt(m, h)}` }) : null,
           exact !== undefined ? el('span', { class: 'exact', title: this.fact(m.exact).help }, ' exact ', el('span', { class: 'exact-value', text: fmt(m, exact, true) })) : null);
       })));
+    // A progressive run's policies still to come: named, their numbers to follow.
+    const nameOf = (p) => { const d = this.cat.policies.find((q) => q.id === p.id); return (d ? d.name : p.id) + (p.label ? ` (${p.label})` : ''); };
+    const waiting = rest.map((p, i) => el('tr', { class: 'pending' }, el('th', { scope: 'row' }, nameOf(p)),
+      metrics.map(() => el('td', { text: i === 0 ? 'computing…' : 'waiting' }))));
     const caption = el('caption', {}, result.about);
-    this.readouts.replaceChildren(el('div', { class: 'table-scroll' }, el('table', { class: 'numbers' }, caption, el('thead', {}, head), el('tbody', {}, rows))));
+    this.readouts.replaceChildren(el('div', { class: 'table-scroll' }, el('table', { class: 'numbers' }, caption, el('thead', {}, head), el('tbody', {}, rows, waiting))));
   }
 
   renderCharts(result, svgs) {
@@ -918,7 +1002,14 @@ class Experiment {
     });
     const csv = el('button', { type: 'button', text: 'Download CSV', onclick: () => this.result && download(toCSV(this.result), `${this.fileBase(this.result)}.csv`, 'text/csv') });
     const json = el('button', { type: 'button', text: 'Download JSON', onclick: () => this.result && download(JSON.stringify(this.result, null, 2), `${this.fileBase(this.result)}.json`, 'application/json') });
-    this.actions.replaceChildren(copy, csv, json);
+    // A progressive panel starts with few repeats: this asks for more.
+    const more = this.options.progressive ? el('button', { type: 'button', text: 'More repeats', onclick: () => {
+      const now = this.spec.repeats || 10;
+      this.spec.repeats = [3, 10, 30, 100, 300, 1000].find((r) => r > now) || now * 3;
+      this.syncControls();
+      this.schedule();
+    } }) : null;
+    this.actions.replaceChildren(...[more, copy, csv, json].filter(Boolean));
   }
 
   setStatus(text) {

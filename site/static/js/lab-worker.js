@@ -160,10 +160,13 @@ self.onmessage = async (e) => {
       payload = await readBlob(body, id);
     }
     let last = 0;
+    // Progress: an upload's bytes read (of total), or a run's repeats
+    // finished (the page knows of how many).
+    const phase = path === '/api/run' ? 'run' : 'parse';
     const progress = (done) => {
       const now = performance.now();
       if (now - last > 50) {
-        postMessage({ type: 'progress', id, phase: 'parse', done, total });
+        postMessage({ type: 'progress', id, phase, done, total });
         last = now;
       }
     };

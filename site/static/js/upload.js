@@ -12,6 +12,8 @@ const bar = $('progress-bar');
 const label = $('progress-label');
 const errorBox = $('upload-error');
 let experiment = null;
+// The report view, under the experiment (report.js).
+import('./report.js').then((m) => m.mountReport($('experiment')));
 
 // The example each format offers (site/build exports them).
 const EXAMPLES = {
@@ -189,7 +191,9 @@ async function showExperiment(d, spec) {
   const budget = Math.max(1, Math.round(d.pages / 10));
   const config = {
     id: 'upload',
-    spec: spec || { kind: 'refresh', dataset: { id: d.id }, budget, repeats: 10, seed: 1, policies: ids.map((id) => ({ id })) },
+    // A few repeats first, every policy drawn as it comes; "More repeats"
+    // adds to them.
+    spec: spec || { kind: 'refresh', dataset: { id: d.id }, budget, repeats: 3, seed: 1, policies: ids.map((id) => ({ id })) },
     controls: [
       { field: 'budget', label: `Downloads per ${d.cycleUnit || 'cycle'}`, type: 'range', min: 1, max: Math.max(2, d.pages), step: 1 },
       { field: 'params.sampleSize', label: 'Sample size per site', type: 'range', min: 1, max: Math.max(2, Math.min(200, Math.ceil(d.pages / Math.max(1, d.sites)))), step: 1 },
@@ -209,7 +213,7 @@ async function showExperiment(d, spec) {
   if (experiment) {
     await experiment.reconfigure(config, cat);
   } else {
-    experiment = await mountExperiment(root, config, { urlState: true });
+    experiment = await mountExperiment(root, config, { urlState: true, progressive: true });
   }
 }
 

@@ -27,11 +27,23 @@ async function tx(mode, fn) {
   });
 }
 
+// The log read last, for a view mounted after it was read (report.js).
+let latest = null;
+
+/**
+ * The log the lab read last, as the "refresh-lab:log" event told it:
+ * {file, dataset, summary, format}, or null.
+ */
+export function latestUpload() {
+  return latest;
+}
+
 /**
  * Reads a crawl log (a File or Blob) into the lab. Resolves to
  * {ok, dataset, summary} or {ok: false, error: {...}} with the line and
  * column of a bad file. onProgress(phase, done, total) reports reading and
- * parsing.
+ * parsing. On success the document gets a "refresh-lab:log" event whose
+ * detail is {file, dataset, summary, format}.
  */
 export async function uploadLog(file, { name, cycle, format, merge, onProgress } = {}) {
   const q = new URLSearchParams({ format: format || 'crawl-log', name: name || file.name || 'crawl log' });
@@ -40,6 +52,9 @@ export async function uploadLog(file, { name, cycle, format, merge, onProgress }
   const r = await request('POST', '/api/datasets', { query: q.toString(), body: file, onProgress });
   if (!r.ok) return { ok: false, error: errorOf(r) };
   const { dataset, summary } = r.json();
+  // Tell the page's views (the report) which file the dataset came from.
+  latest = { file, dataset, summary, format: q.get('format') };
+  document.dispatchEvent(new CustomEvent('refresh-lab:log', { detail: latest }));
   try {
     await tx('readwrite', (s) => s.put({ id: dataset.id, name: q.get('name'), cycle: cycle || '', format: q.get('format'), merge: merge || '', blob: file, saved: Date.now() }));
   } catch {

@@ -1,0 +1,40 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/refreshlab/refreshlab/core/chart"
+)
+
+// Forest returns the report's forest plot: a row per policy in rank order,
+// its mean as a point and its 95% interval as a line, oracles hollow on a
+// dashed line, the reference in bold with a dashed vertical line at its
+// mean, and each row's numbers on the right. title "" gives the default;
+// width 0 the chart package's.
+func (r *Report) Forest(title string, width int) chart.Forest {
+	dec := r.decimals()
+	n := 0
+	for _, row := range r.Rows {
+		n = max(n, row.Value.N)
+	}
+	c := chart.Forest{
+		Title:       cmpOr(title, r.Metric.Name+" by policy, ranked"),
+		Description: r.caption(),
+		XLabel:      fmt.Sprintf("%s, mean over %s with 95%% intervals (%s is better)", r.headline(), count(n, "repeat", "repeats"), r.Metric.Better),
+		Width:       width,
+	}
+	for _, row := range r.Rows {
+		note := number(row.Value.Mean, dec, "−")
+		if iv := interval(row.Value.Lo, row.Value.Hi, dec, "−"); iv != "–" {
+			note += " " + iv
+		}
+		c.Rows = append(c.Rows, chart.ForestRow{
+			Label: row.Name, Value: row.Value.Mean, Lo: row.Value.Lo, Hi: row.Value.Hi,
+			Dashed: row.Oracle, Bold: row.Key == r.Reference, Note: note,
+		})
+		if row.Key == r.Reference {
+			c.Ref = &chart.ForestRef{X: row.Value.Mean, Label: fmt.Sprintf("Dashed line: %s, the reference (%s)", row.Name, number(row.Value.Mean, dec, "−"))}
+		}
+	}
+	return c
+}
