@@ -11,8 +11,9 @@
 //	GET  /api/health    {"ok": true, "version": the API's, "labVersion": the lab's (core/version)}
 //	GET  /api/datasets  {"datasets": [Info...]}
 //	GET  /api/policies  {"kinds", "metrics", "facts", "charts", "fields", "policies": [Descriptor...]}
-//	POST /api/datasets  body: a crawl log or change-event log; query: format (crawl-log | change-events),
-//	                    name, cycle, and for events merge, start, end -> {"dataset": Info, "summary": ...}
+//	POST /api/datasets  body: a log, gzip-compressed or not; query: format (crawl-log | change-events |
+//	                    cdx | cdxj | jsonl), name, cycle, sep, columns, and for events merge, start, end
+//	                    -> {"dataset": Info, "summary": ...}
 //	POST /api/run       body: an experiment spec -> its result
 //	POST /api/fields    body: {"spec", "fields": [path...]} -> {"fields": [lab.Field...]}
 //	POST /api/chart     body: {"id", "result" or "spec", "chart": options} -> SVG

@@ -261,7 +261,7 @@ func TestReadCaptureErrors(t *testing.T) {
 		{name: "CDX without header, odd fields", format: FormatCDX, log: "a)/ 20240101000000 http://a/ D1\n",
 			line: 1, msg: `line 1: expected a CDX header (" CDX N b a m s k r M S V g"), or 7, 9, 10 or 11 fields separated by spaces, got 4 fields`},
 		{name: "CDX without a digest field", format: FormatCDX, log: " CDX N b a m s\na)/ 20240101000000 http://a/ text/html 200\n",
-			line: 1, msg: `line 1: expected a change column (named changed, hash, content_hash, digest or checksum), got "urlkey,timestamp,original,mimetype,statu..."`},
+			line: 1, msg: `line 1: expected a change column (named changed, hash, content_hash, digest or checksum), got "urlkey,timestamp,original,mimetype,statu...": to read a column named otherwise as the hash column, give a column map, such as columns=hash=NAME`},
 		{name: "CDXJ bad JSON", format: FormatCDXJ, log: "a)/ 20240101000000 {\"url\": \"http://a/\", \"digest\": \"D1\"}\na)/ 20240102000000 {\"url\": \"http://a/\" \"digest\": \"D2\"}\n",
 			line: 2, col: 40, msg: "line 2, column 40: expected valid JSON, got invalid character '\"' after object key:value pair"},
 		{name: "CDXJ no JSON", format: FormatCDXJ, log: "a)/ 20240101000000 {\"url\": \"http://a/\", \"digest\": \"D1\"}\na)/ 20240102000000\n",
@@ -403,6 +403,9 @@ func TestColumnMap(t *testing.T) {
 		{"time", "required", 2, false}, {"changed", "changed or hash", 4, true}, {"hash", "changed or hash", -1, false}}
 	if !slices.Equal(p.Roles, wantRoles) {
 		t.Errorf("preview roles\n %+v\nwant\n %+v", p.Roles, wantRoles)
+	}
+	if want := "to read columns named otherwise, give a column map, such as columns=site=host,changed=content_changed (guessed from their names)"; pe.Hint != want {
+		t.Errorf("hint %q, want %q", pe.Hint, want)
 	}
 
 	read := func(t *testing.T, log, columns string) (*Dataset, *CrawlLogSummary, error) {

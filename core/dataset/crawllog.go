@@ -418,17 +418,23 @@ func (lr *logRead) applied() string {
 }
 
 // missing reports a header without a column for a role, with a preview
-// of the file for choosing one.
-func (lr *logRead) missing(what string, names []string) error {
-	return lr.headerError(&ParseError{Line: lr.headerLine,
+// of the file for choosing one and, when role (the role a map would name)
+// is not empty, a hint naming the column map guessed.
+func (lr *logRead) missing(what string, names []string, role string) error {
+	e := &ParseError{Line: lr.headerLine,
 		Expected: fmt.Sprintf("a %s column (named %s)", what, orList(names)),
-		Got:      truncate(strings.Join(lr.header, string(lr.sep)))})
+		Got:      truncate(strings.Join(lr.header, string(lr.sep)))}
+	lr.headerError(e)
+	if role != "" {
+		e.Hint = mapHint(e.Preview, role)
+	}
+	return e
 }
 
 // headerError adds to e, an error about the header, a Preview of the
 // file: its header, first rows, and the columns found or guessed for the
 // roles a column map can name.
-func (lr *logRead) headerError(e *ParseError) error {
+func (lr *logRead) headerError(e *ParseError) *ParseError {
 	p := &Preview{Header: lr.header, Rows: [][]string{}}
 	for len(p.Rows) < previewRows {
 		rec, err := lr.src.next()
@@ -450,6 +456,22 @@ func (lr *logRead) headerError(e *ParseError) error {
 	p.guess(lr.roles)
 	e.Preview = p
 	return e
+}
+
+// mapHint says, for a header without a column for role, how to read
+// columns named otherwise: with a column map, the one guessed when there
+// is one.
+func mapHint(p *Preview, role string) string {
+	var guessed []string
+	for _, r := range p.Roles {
+		if r.Guessed {
+			guessed = append(guessed, r.Role+"="+p.Header[r.Column])
+		}
+	}
+	if len(guessed) > 0 {
+		return "to read columns named otherwise, give a column map, such as columns=" + strings.Join(guessed, ",") + " (guessed from their names)"
+	}
+	return "to read a column named otherwise as the " + role + " column, give a column map, such as columns=" + role + "=NAME"
 }
 
 // split lists the header's names used (the columns in used) and ignored,
@@ -477,13 +499,17 @@ func (lr *logRead) parseHeader(rec []string, sum *CrawlLogSummary) error {
 		cols.status, cols.mime = c[6], c[7]
 	}
 	if cols.page < 0 && cols.url < 0 {
-		return lr.missing("page", append(slices.Clip(lr.roles[0].names), lr.roles[1].names...))
+		return lr.missing("page", append(slices.Clip(lr.roles[0].names), lr.roles[1].names...), "page")
 	}
 	if cols.time < 0 {
-		return lr.missing("time", roleTime.names)
+		return lr.missing("time", roleTime.names, "time")
 	}
 	if cols.changed < 0 && cols.hash < 0 {
-		return lr.missing("change", append(slices.Clip(roleChanged.names), roleHash.names...))
+		role := "changed"
+		if lr.capture {
+			role = "hash"
+		}
+		return lr.missing("change", append(slices.Clip(roleChanged.names), roleHash.names...), role)
 	}
 
 	lr.colPage, lr.colURL = cols.page, -1

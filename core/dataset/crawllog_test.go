@@ -471,7 +471,7 @@ func TestReadCrawlLogErrors(t *testing.T) {
 		{name: "empty file", log: "", line: 1, expected: "a header row", msg: "line 1: expected a header row, got end of file"},
 		{name: "only comments", log: "# nothing\n\n", line: 1, expected: "a header row"},
 		{name: "no page", log: "site,time,changed\ns,1,0\n", line: 1, expected: "a page column (named page or url)",
-			msg: `line 1: expected a page column (named page or url), got "site,time,changed"`},
+			msg: `line 1: expected a page column (named page or url), got "site,time,changed": to read a column named otherwise as the page column, give a column map, such as columns=page=NAME`},
 		{name: "no time", log: "page,when,changed\n", line: 1, expected: "a time column (named time, crawl_time, timestamp, ts or crawled_at)"},
 		{name: "no change", log: "# c\npage,time\n", line: 2, expected: "a change column (named changed, hash, content_hash, digest or checksum)"},
 		{name: "two time columns", log: "page,time,TS,changed\n", line: 1, col: 3, field: "TS", expected: `column 2, "time", is one`},

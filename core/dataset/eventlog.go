@@ -252,7 +252,7 @@ func (er *eventRead) parseHeader(rec []string, sum *EventLogSummary) error {
 			er.colTime = utc
 		}
 		if er.colTime < 0 {
-			return er.missing("time", append(slices.Clip(roleOTAUnix.names), roleOTAUTC.names...))
+			return er.missing("time", append(slices.Clip(roleOTAUnix.names), roleOTAUTC.names...), "")
 		}
 		used = []int{service, doc, er.colTime, ev}
 		sum.ReadAs = fmt.Sprintf("read as Open Terms Archive events: page = %s + \" / \" + %s, site = %s, time = %s",
@@ -265,10 +265,16 @@ func (er *eventRead) parseHeader(rec []string, sum *EventLogSummary) error {
 	} else {
 		sum.Layout = LayoutEvents
 		if page < 0 && url < 0 {
-			return er.missing("page", append(slices.Clip(rolePage.names), append(roleURL.names, "service and document_type (Open Terms Archive)")...))
+			// A header of the Open Terms Archive's, lacking a column of
+			// it, is not one a map of the other layout's roles would fix.
+			role := "page"
+			if service >= 0 || doc >= 0 || unix >= 0 || utc >= 0 {
+				role = ""
+			}
+			return er.missing("page", append(slices.Clip(rolePage.names), append(roleURL.names, "service and document_type (Open Terms Archive)")...), role)
 		}
 		if tm < 0 {
-			return er.missing("time", roleTime.names)
+			return er.missing("time", roleTime.names, "time")
 		}
 		er.colPage = page
 		if page < 0 {

@@ -30,12 +30,14 @@ Usage:
   refresh-lab [serve]
       Serve the lab on http://localhost:$PORT (default 9900), the site from
       $SITE_DIR (default site/dist) beside the API.
-  refresh-lab run SPEC.json [--log FILE [--format F] [--columns MAP] [--cycle D]
-                  [--merge D] [--name N]] [--report md|latex|csv|json] [--metric ID]
+  refresh-lab run SPEC.json [--log FILE [--format F] [--columns MAP] [--sep C]
+                  [--cycle D] [--merge D] [--name N]] [--report md|latex|csv|json]
+                  [--metric ID]
       Run an experiment spec and print its result as JSON on standard output,
       or its report with --report; progress and errors go to standard error.
       With --log, FILE is read first (as the upload page reads it, through
-      POST /api/datasets) and the spec runs on it, whatever dataset it names.
+      POST /api/datasets; gzip-compressed or not) and the spec runs on it,
+      whatever dataset it names.
 
 Flags of run:
 `
@@ -64,7 +66,7 @@ func main() {
 
 // runOptions are the flags of refresh-lab run.
 type runOptions struct {
-	log, format, columns, cycle, merge, name string
+	log, format, columns, sep, cycle, merge, name string
 	report, metric                           string
 }
 
@@ -73,8 +75,9 @@ func runFlags(stderr io.Writer) (*flag.FlagSet, *runOptions) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.log, "log", "", "a log `FILE` to run the spec on")
-	fs.StringVar(&o.format, "format", "", "the log's format: crawl-log (the default), change-events, or another POST /api/datasets reads")
-	fs.StringVar(&o.columns, "columns", "", "which of the log's columns hold what (`MAP`, as POST /api/datasets takes it)")
+	fs.StringVar(&o.format, "format", "", "the log's format: crawl-log (the default), change-events, cdx, cdxj or jsonl")
+	fs.StringVar(&o.columns, "columns", "", "which of the log's columns hold what (`MAP` such as page=url,time=crawled_at, as POST /api/datasets takes it)")
+	fs.StringVar(&o.sep, "sep", "", "a CSV log's separator: one character such as ';', or tab (default ',')")
 	fs.StringVar(&o.cycle, "cycle", "", "the cycle length: seconds, or a duration such as 12h or 1d (default: inferred, or 1d for change events)")
 	fs.StringVar(&o.merge, "merge", "", "change events: merge a page's changes closer than this (default 1h; 0 for none)")
 	fs.StringVar(&o.name, "name", "", "the dataset's name (default: the file's name)")
@@ -109,8 +112,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "refresh-lab run: --report %q: expected one of %s\n", o.report, strings.Join(report.Formats, ", "))
 		return 2
 	}
-	if o.log == "" && (o.format != "" || o.columns != "" || o.cycle != "" || o.merge != "" || o.name != "") {
-		fmt.Fprintln(stderr, "refresh-lab run: --format, --columns, --cycle, --merge and --name describe a log: give it with --log")
+	if o.log == "" && (o.format != "" || o.columns != "" || o.sep != "" || o.cycle != "" || o.merge != "" || o.name != "") {
+		fmt.Fprintln(stderr, "refresh-lab run: --format, --columns, --sep, --cycle, --merge and --name describe a log: give it with --log")
 		return 2
 	}
 	specFile := files[0]
@@ -178,7 +181,7 @@ func upload(rt *api.Router, o *runOptions, stderr io.Writer) (string, *report.Lo
 	sum := sha256.Sum256(data)
 	name := cmpOr(o.name, filepath.Base(o.log))
 	q := url.Values{"name": {name}}
-	for k, v := range map[string]string{"format": o.format, "columns": o.columns, "cycle": o.cycle, "merge": o.merge} {
+	for k, v := range map[string]string{"format": o.format, "columns": o.columns, "sep": o.sep, "cycle": o.cycle, "merge": o.merge} {
 		if v != "" {
 			q.Set(k, v)
 		}

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -78,6 +79,42 @@ func TestRun(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("the report lacks %q:\n%s", want, md)
 		}
+	}
+}
+
+// TestRunFormats runs a spec on logs in other formats: a CDX index,
+// gzip-compressed, and a semicolon-separated log whose columns are named
+// otherwise, read with --sep and --columns.
+func TestRunFormats(t *testing.T) {
+	spec := write(t, "spec.json", `{"dataset":{"id":"ignored"},"budget":1,"repeats":2,"policies":[{"id":"random"}]}`)
+	cdx, err := os.ReadFile(filepath.Join("..", "..", "datasets", "example-captures.cdx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write(cdx)
+	w.Close()
+	zipped := write(t, "captures.cdx.gz", gz.String())
+	semi := write(t, "semi.csv", strings.ReplaceAll(strings.Replace(crawlLog, "page,site,time,changed", "url;host;crawled_at;content_changed", 1), ",", ";"))
+	for _, tc := range []struct {
+		args []string
+		want string // in stderr
+	}{
+		// 3 pages on 2 sites in 4 daily cycles: core/dataset's
+		// TestReadCaptures counts the example by hand.
+		{[]string{spec, "--log", zipped, "--format", "cdx"}, "captures.cdx.gz: dataset upload-"},
+		{[]string{spec, "--log", zipped, "--format", "cdx"}, "3 pages on 2 sites, 4 cycles"},
+		{[]string{spec, "--log", semi, "--sep", ";", "--columns", "site=host,changed=content_changed"}, "3 pages on 2 sites, 3 cycles"},
+	} {
+		var out, errs bytes.Buffer
+		if code := run(tc.args, &out, &errs); code != 0 || !strings.Contains(errs.String(), tc.want) {
+			t.Errorf("run %q: exit %d, stderr %q; want %q", tc.args, code, errs.String(), tc.want)
+		}
+	}
+	var out, errs bytes.Buffer
+	if code := run([]string{spec, "--log", semi}, &out, &errs); code != 1 || !strings.Contains(errs.String(), "the separator looks like ';'") {
+		t.Errorf("a semicolon-separated log without --sep: exit %d, stderr %q", code, errs.String())
 	}
 }
 
