@@ -1,7 +1,8 @@
 // Command build renders the static site into a folder: it copies
 // site/static, renders every lesson in lessons/ through site/templates,
 // writes the home, upload and Sources pages (the last from site/sources.md),
-// copies the Go toolchain's wasm_exec.js and exports example crawl logs;
+// copies the Go toolchain's wasm_exec.js, exports example logs from a
+// bundled dataset and copies the example logs of datasets/ beside them;
 // every page carries the lab's version (core/version, which the Makefile
 // sets with -ldflags) in a meta tag, and version.json says it too. The
 // browser module (lab.wasm) is built into the same folder by the Makefile.
@@ -36,8 +37,9 @@ func main() {
 	static := flag.String("static", "site/static", "folder of static files")
 	templates := flag.String("templates", "site/templates", "folder of page templates")
 	sources := flag.String("sources", "site/sources.md", "the Sources page, in Markdown")
+	datasets := flag.String("datasets", "datasets", "folder of example logs to offer on the upload page")
 	flag.Parse()
-	if err := build(*out, *lessons, *static, *templates, *sources); err != nil {
+	if err := build(*out, *lessons, *static, *templates, *sources, *datasets); err != nil {
 		fmt.Fprintln(os.Stderr, "build:", err)
 		os.Exit(1)
 	}
@@ -59,7 +61,7 @@ type page struct {
 	Version string
 }
 
-func build(out, lessonDir, static, tmplDir, sourcesFile string) error {
+func build(out, lessonDir, static, tmplDir, sourcesFile, datasetDir string) error {
 	l := lab.New()
 	ls, err := readLessons(lessonDir, l)
 	if err != nil {
@@ -131,7 +133,28 @@ func build(out, lessonDir, static, tmplDir, sourcesFile string) error {
 	if err := os.WriteFile(filepath.Join(out, "version.json"), append(v, '\n'), 0o644); err != nil {
 		return err
 	}
-	return exportExamples(filepath.Join(out, "examples"), l)
+	if err := exportExamples(filepath.Join(out, "examples"), l); err != nil {
+		return err
+	}
+	return copyExamples(datasetDir, filepath.Join(out, "examples"))
+}
+
+// copyExamples copies the example logs of the datasets folder (every file
+// but its README) into the site, for the upload page to offer.
+func copyExamples(dir, to string) error {
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if f.IsDir() || strings.EqualFold(f.Name(), "README.md") {
+			continue
+		}
+		if err := copyFile(filepath.Join(dir, f.Name()), filepath.Join(to, f.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // goRoot returns the root of the Go toolchain whose wasm_exec.js goes with

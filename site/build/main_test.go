@@ -21,7 +21,7 @@ func TestSourcesPage(t *testing.T) {
 	out := t.TempDir()
 	root := filepath.Join("..", "..")
 	sources := filepath.Join(root, "site", "sources.md")
-	if err := build(out, filepath.Join(root, "lessons"), filepath.Join(root, "site", "static"), filepath.Join(root, "site", "templates"), sources); err != nil {
+	if err := build(out, filepath.Join(root, "lessons"), filepath.Join(root, "site", "static"), filepath.Join(root, "site", "templates"), sources, filepath.Join(root, "datasets")); err != nil {
 		t.Fatal(err)
 	}
 	read := func(path string) string {
@@ -124,7 +124,7 @@ func TestVersionStamped(t *testing.T) {
 	version.Version = `v1.2.0-3-gabc "dirty"`
 	out := t.TempDir()
 	root := filepath.Join("..", "..")
-	if err := build(out, filepath.Join(root, "lessons"), filepath.Join(root, "site", "static"), filepath.Join(root, "site", "templates"), filepath.Join(root, "site", "sources.md")); err != nil {
+	if err := build(out, filepath.Join(root, "lessons"), filepath.Join(root, "site", "static"), filepath.Join(root, "site", "templates"), filepath.Join(root, "site", "sources.md"), filepath.Join(root, "datasets")); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"index.html", "upload.html", "lessons/optimal-schedules.html"} {
@@ -154,6 +154,45 @@ func TestVersionStamped(t *testing.T) {
 	for _, field := range []string{"cff-version: 1.2.0", "title: \"Refresh Lab\"", "license: MIT", `  - name: "The Refresh Lab authors"`, "repository-code:", "abstract:", "references:"} {
 		if !strings.Contains(string(got), field) {
 			t.Errorf("CITATION.cff lacks %q", field)
+		}
+	}
+}
+
+// TestUploadExamples builds the site and checks that every example log the
+// upload page offers (the examples/ paths its script names) is in it, and
+// that the example logs of datasets/ are copied as they are.
+func TestUploadExamples(t *testing.T) {
+	out := t.TempDir()
+	root := filepath.Join("..", "..")
+	if err := build(out, filepath.Join(root, "lessons"), filepath.Join(root, "site", "static"), filepath.Join(root, "site", "templates"),
+		filepath.Join(root, "site", "sources.md"), filepath.Join(root, "datasets")); err != nil {
+		t.Fatal(err)
+	}
+	script, err := os.ReadFile(filepath.Join(root, "site", "static", "js", "upload.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := regexp.MustCompile(`examples/[\w.-]+`).FindAllString(string(script), -1)
+	if len(paths) < 6 {
+		t.Errorf("the upload page names %d examples (%q), want one or more per format", len(paths), paths)
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(p))); err != nil {
+			t.Errorf("the upload page offers %s, not in the built site: %v", p, err)
+		}
+	}
+	files, err := os.ReadDir(filepath.Join(root, "datasets"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f.Name() == "README.md" {
+			continue
+		}
+		want, err1 := os.ReadFile(filepath.Join(root, "datasets", f.Name()))
+		got, err2 := os.ReadFile(filepath.Join(out, "examples", f.Name()))
+		if err1 != nil || err2 != nil || string(got) != string(want) {
+			t.Errorf("examples/%s is not datasets/%s as it is: %v %v", f.Name(), f.Name(), err1, err2)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-// Uploaded crawl logs: read by the lab in this tab, and kept in this
+// Uploaded logs: read by the lab in this tab, and kept in this
 // browser's IndexedDB (never sent anywhere) so that a reload or a copied
 // link in the same browser finds the dataset again.
 
@@ -39,16 +39,21 @@ export function latestUpload() {
 }
 
 /**
- * Reads a crawl log (a File or Blob) into the lab. Resolves to
- * {ok, dataset, summary} or {ok: false, error: {...}} with the line and
- * column of a bad file. onProgress(phase, done, total) reports reading and
- * parsing. On success the document gets a "refresh-lab:log" event whose
- * detail is {file, dataset, summary, format}.
+ * Reads a log (a File or Blob, gzip-compressed or not) into the lab, with
+ * the API's reading options: format, cycle, merge, sep (a CSV separator),
+ * columns (a column map). Resolves to {ok, dataset, summary} or
+ * {ok: false, error: {...}} with the line and column of a bad file and,
+ * when the lab has them, a hint, a separator or format to try, and a
+ * preview for a column map. onProgress(phase, done, total) reports
+ * reading (and decompressing) and parsing. On success the document gets a
+ * "refresh-lab:log" event whose detail is {file, dataset, summary, format}.
  */
-export async function uploadLog(file, { name, cycle, format, merge, onProgress } = {}) {
+export async function uploadLog(file, { name, cycle, format, merge, sep, columns, onProgress } = {}) {
   const q = new URLSearchParams({ format: format || 'crawl-log', name: name || file.name || 'crawl log' });
   if (cycle) q.set('cycle', cycle);
   if (merge) q.set('merge', merge);
+  if (sep) q.set('sep', sep);
+  if (columns) q.set('columns', columns);
   const r = await request('POST', '/api/datasets', { query: q.toString(), body: file, onProgress });
   if (!r.ok) return { ok: false, error: errorOf(r) };
   const { dataset, summary } = r.json();
@@ -56,7 +61,7 @@ export async function uploadLog(file, { name, cycle, format, merge, onProgress }
   latest = { file, dataset, summary, format: q.get('format') };
   document.dispatchEvent(new CustomEvent('refresh-lab:log', { detail: latest }));
   try {
-    await tx('readwrite', (s) => s.put({ id: dataset.id, name: q.get('name'), cycle: cycle || '', format: q.get('format'), merge: merge || '', blob: file, saved: Date.now() }));
+    await tx('readwrite', (s) => s.put({ id: dataset.id, name: q.get('name'), cycle: cycle || '', format: q.get('format'), merge: merge || '', sep: sep || '', columns: columns || '', blob: file, saved: Date.now() }));
   } catch {
     // Private windows may refuse storage: the upload still works now.
   }
@@ -72,6 +77,6 @@ export async function restoreUpload(id) {
     return false;
   }
   if (!rec) return false;
-  const r = await uploadLog(rec.blob, { name: rec.name, cycle: rec.cycle, format: rec.format, merge: rec.merge });
+  const r = await uploadLog(rec.blob, { name: rec.name, cycle: rec.cycle, format: rec.format, merge: rec.merge, sep: rec.sep, columns: rec.columns });
   return r.ok && r.dataset.id === id;
 }
