@@ -259,4 +259,21 @@ func TestBrowserUploadFormats(t *testing.T) {
 		t.Errorf("the credit says %q", c)
 	}
 	tb.shot("13-upload-ota-example", "")
+
+	// A bad value in a gzipped JSON lines file (its name picks the
+	// format) is marked where the lab says it is: the line, decompressed
+	// here, and the value at the byte column.
+	bad := writeFile(t, "bad.jsonl.gz", func(w io.Writer) error {
+		_, err := w.Write(gzipMembers(t, []byte(`{"url": "https://a.example/", "time": "2024-05-01", "hash": "x"}`+"\n"+
+			`{"url": "https://a.example/", "time": "soon", "hash": "y"}`+"\n"), 1<<20))
+		return err
+	})
+	tb.do(chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{bad}))
+	msg, marked := uploadError(tb)
+	if !strings.Contains(msg, "line 2, column 39 (time)") || len(marked) != 1 || marked[0] != `"soon"` {
+		t.Errorf("a bad JSON lines value: %q marked in %s", marked, msg)
+	}
+	if f := evalJS[string](tb, `document.querySelector('input[name="format"]:checked').value`); f != "jsonl" {
+		t.Errorf("a file named .jsonl.gz was read as %s", f)
+	}
 }
