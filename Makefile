@@ -58,6 +58,7 @@ wasm/worker/build/app.wasm: $(GO_SOURCES)
 test: tools site wasm worker test-go test-wasm test-browser staticcheck
 
 test-go:
+	@unformatted=$$(gofmt -l core wasm site); if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test ./...
 

@@ -67,7 +67,7 @@ func main() {
 // runOptions are the flags of refresh-lab run.
 type runOptions struct {
 	log, format, columns, sep, cycle, merge, name string
-	report, metric                           string
+	report, metric                                string
 }
 
 func runFlags(stderr io.Writer) (*flag.FlagSet, *runOptions) {

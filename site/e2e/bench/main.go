@@ -518,7 +518,7 @@ type uploadFigure struct {
 	// event → every policy drawn.
 	firstAfterSummaryMs, allAfterChangeMs float64
 	drawErr                               error
-	err                        error
+	err                                   error
 }
 
 // memory is what the tab and its lab worker held.
@@ -537,7 +537,7 @@ type browserFigures struct {
 	all          map[string]allFigure
 	interactions []interaction
 	upload       uploadFigure
-	quiet        uploadFigure // a real-shaped log: mostly quiet pages, many cycles
+	quiet        uploadFigure             // a real-shaped log: mostly quiet pages, many cycles
 	clustering   map[string]clusterFigure // by dataset/set
 }
 
