@@ -1,8 +1,8 @@
 // Package cluster is cluster-level sampling (Tan, Zhuang, Mitra & Giles, "A
 // Clustering-Based Sampling Approach for Refreshing Search Engine's
 // Database", WebDB 2007): group the repository's pages by features tied to
-// how they change, sample the pages nearest each group's centroid, and
-// spend the budget on the groups whose samples changed most.
+// how they change, sample pages near each group's centroid, and spend the
+// budget on the groups whose samples changed most.
 //
 // What is here, by section of the paper:
 //
@@ -13,7 +13,7 @@
 //   - §3.3 repeated-bisection clustering (Bisect, Tree) under the criterion
 //     τ of eq. 2–3, and the choice of k by v-fold cross-validation
 //     (CrossValidate, Elbow);
-//   - §4.1 samples nearest the centroid and the t-test's "sufficient"
+//   - §4.1 samples drawn near the centroid and the t-test's "sufficient"
 //     sample (Sufficient, with core/stat's t quantile), §4.2 the download
 //     probability φ = 1 − e^(−λ) (eq. 4, Phi) from a page's change history
 //     weighted by nad, sad, aad or gad (eq. 5, Weights, History);

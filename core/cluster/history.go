@@ -70,9 +70,9 @@ func Phi(lambda float64) float64 { return -math.Expm1(-lambda) }
 //   - i runs over the cycles played so far, i = 1..n, n the current
 //     cycle's number; a cycle in which the crawler did not download p
 //     leaves its copy as it was, so I = 0 there: the local repository has
-//     no record of a change. A page sampled every cycle (the pages nearest
-//     a centroid are sampled every cycle while the clusters stay) has its
-//     exact change history.
+//     no record of a change, and a download after several cycles records
+//     the changes between as one, in its own cycle. Only a page downloaded
+//     every cycle has its exact change history.
 //
 // It keeps, per page, what each scheme needs in O(1) space: the number of
 // changes (nad), Σ i over them (aad), the geometric sum and the cycle of

@@ -2,13 +2,14 @@ package cluster
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
-	"github.com/refreshlab/refreshlab/core/textvec"
 )
 
 // RBCSeed seeds every clustering the policy makes: a clustering is a
@@ -22,12 +23,17 @@ const CodebookSize = 128
 
 // Clustering is a k-way clustering of a repository's pages, ready for
 // cluster-level sampling: each cluster's pages in order of their cosine
-// similarity to its centroid, most similar first (§4.1: "those that are
-// near the cluster's centroid are the most suitable candidates").
+// similarity to its centroid, most similar first, and each page's
+// similarity, which sets its chance of being sampled (§4.1: "those that
+// are near the cluster's centroid are the most suitable candidates"; see
+// Policy).
 type Clustering struct {
 	K     int
 	Order []int32 // the pages, cluster by cluster
 	Start []int32 // cluster r's pages are Order[Start[r]:Start[r+1]]
+	// Sim is each page's cosine similarity to its cluster's centroid
+	// (eq. 3), indexed by page.
+	Sim []float32
 	// CV holds the cross-validation that chose K, when it was chosen so.
 	CV *CV
 	// Elapsed is how long the clustering took to compute (including the
@@ -65,9 +71,10 @@ func byCluster(leaf []int32, sim []float64) *Clustering {
 		seen[l] = int32(r)
 	}
 	k := len(nodes)
-	c := &Clustering{K: k, Order: make([]int32, len(leaf)), Start: make([]int32, k+1)}
-	for _, l := range leaf {
+	c := &Clustering{K: k, Order: make([]int32, len(leaf)), Start: make([]int32, k+1), Sim: make([]float32, len(leaf))}
+	for p, l := range leaf {
 		c.Start[seen[l]+1]++
+		c.Sim[p] = float32(sim[p])
 	}
 	for r := range k {
 		c.Start[r+1] += c.Start[r]
@@ -130,11 +137,14 @@ func wordClusterings(repo *dataset.Repository, m memo) (*words, error) {
 	})
 }
 
-// staticSpace is the space of the 18 non-word static features.
+// staticSpace is the space of the 18 non-word static features: those
+// the repository gives that vary (names), and those it lacks (absent) or
+// gives the same for every page (constant).
 type staticSpace struct {
-	cols    [][]float32
-	names   []string
-	elapsed time.Duration
+	cols             [][]float32
+	names            []string
+	absent, constant []string
+	elapsed          time.Duration
 }
 
 func staticFeatures(repo *dataset.Repository, m memo) (*staticSpace, error) {
@@ -142,12 +152,65 @@ func staticFeatures(repo *dataset.Repository, m memo) (*staticSpace, error) {
 		t0 := time.Now()
 		raw, have := RawStatic(repo)
 		cols, names := standardized(StaticNames, raw, have, len(repo.Pages))
-		return &staticSpace{cols: cols, names: names, elapsed: time.Since(t0)}, nil
+		st := &staticSpace{cols: cols, names: names}
+		for j, name := range StaticNames {
+			switch {
+			case !have[j]:
+				st.absent = append(st.absent, name)
+			case !slices.Contains(names, name):
+				st.constant = append(st.constant, name)
+			}
+		}
+		st.elapsed = time.Since(t0)
+		return st, nil
 	})
 }
 
+// needs reports, as an error naming what is missing, when repo lacks
+// what feature set set clusters on, so that the policy says so rather
+// than cluster on nothing: the content words need the pages' texts
+// (Repository.Terms), which an uploaded log does not have; the URL words
+// need a word in some page's URL that not every page has; the static set
+// needs one of its 18 features to vary across the pages (a URL gives
+// depth, domain and file type, the rest need the repository's features
+// and links). The dynamic set needs nothing the crawler does not see for
+// itself (it compares its own copies), and the combined set adds to it
+// whatever static features the repository has.
+func needs(repo *dataset.Repository, set string, m memo) error {
+	switch set {
+	case SetContent, SetURLContent:
+		if repo.Terms == nil {
+			return fmt.Errorf("feature set %s clusters on the words of the pages' texts (§3.1), and this dataset has no texts "+
+				"(an uploaded log gives each page's URL and when it changed); the url, dynamic and combined sets need only URLs and the crawler's own downloads", set)
+		}
+	case SetURL:
+		um, _ := wordMatrices(repo, m)
+		if !slices.ContainsFunc(um.Norm, func(x float64) bool { return x > 0 }) {
+			return fmt.Errorf("feature set url clusters on the words of the pages' URLs (§3.1), and no page of this dataset has one " +
+				"that not every page has (a word is a run of two letters or more); the dynamic and combined sets need only the crawler's own downloads")
+		}
+	case SetStatic:
+		st, err := staticFeatures(repo, m)
+		if err != nil {
+			return err
+		}
+		if len(st.names) == 0 {
+			msg := "feature set static clusters on the static features of §3.1 other than words, and none varies across this dataset's pages"
+			if len(st.constant) > 0 {
+				msg += ": " + strings.Join(st.constant, ", ") + " (read from the URLs) are the same for every page"
+			}
+			if len(st.absent) > 0 {
+				msg += "; it has no " + strings.Join(st.absent, ", ")
+			}
+			return errors.New(msg + "; the dynamic and combined sets need only the crawler's own downloads")
+		}
+	}
+	return nil
+}
+
 // space returns the exact space of a static feature set (every page a
-// point) and how long its inputs took to build.
+// point) and how long its inputs took to build; the set has what it needs
+// (see needs).
 func space(repo *dataset.Repository, set string, m memo) (Space, time.Duration, error) {
 	n := len(repo.Pages)
 	switch set {
@@ -157,13 +220,6 @@ func space(repo *dataset.Repository, set string, m memo) (Space, time.Duration, 
 		el := time.Since(t0)
 		switch {
 		case set == SetURL:
-			return NewSparse(um, nil), el, nil
-		case cm == nil:
-			// No texts: the content words are empty vectors, and
-			// URL+content is the URL words alone.
-			if set == SetContent {
-				return NewSparse(emptyMatrix(n), nil), el, nil
-			}
 			return NewSparse(um, nil), el, nil
 		case set == SetContent:
 			return NewSparse(cm, nil), el, nil
@@ -218,11 +274,6 @@ func static38(repo *dataset.Repository, m memo) (*Dense, time.Duration, error) {
 	return v.d, v.elapsed, nil
 }
 
-// emptyMatrix has n rows and no words.
-func emptyMatrix(n int) *textvec.Matrix {
-	return &textvec.Matrix{Ptr: make([]int32, n+1), Norm: make([]float64, n)}
-}
-
 // StaticClustering returns the clustering of repo's pages by a static
 // feature set (url, content, url+content or static) into k clusters, or,
 // with k = 0, into the number v-fold cross-validation chooses among 1 to
@@ -231,13 +282,16 @@ func StaticClustering(repo *dataset.Repository, set string, k, folds, kMax int, 
 	if m == nil {
 		m = func(_ string, b func() (any, error)) (any, error) { return b() }
 	}
+	if err := needs(repo, set, m); err != nil {
+		return nil, err
+	}
 	key := fmt.Sprintf("cluster/clustering/%s/k%d", set, k)
 	if k == 0 {
 		key += fmt.Sprintf("/cv%d-%d", folds, kMax)
 	}
 	return remember(m, key, func() (*Clustering, error) {
 		t0 := time.Now()
-		if k == WordClusters && (set == SetURL || set == SetContent && repo.Terms != nil) {
+		if k == WordClusters && (set == SetURL || set == SetContent) {
 			// The clustering the word dimensions are made of (§3.1).
 			w, err := wordClusterings(repo, m)
 			if err != nil {

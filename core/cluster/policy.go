@@ -34,8 +34,9 @@ func Descriptors() []refresh.Descriptor {
 		ID: "cluster-sampling", Name: "Cluster sampling",
 		Paper: "Tan, Zhuang, Mitra & Giles, WebDB 2007, §3–4 (CLS)",
 		Summary: "Clusters pages by features tied to change (URL and content words, size, images, links; and, from the second cycle, " +
-			"how much its own copies changed), samples the pages nearest each cluster's centroid until a t-test says the sample " +
-			"suffices, and downloads whole clusters, the most likely to have changed first.",
+			"how much its own copies changed), samples pages of each cluster, those near its centroid likeliest, until a t-test says " +
+			"the sample suffices, and downloads whole clusters, the most likely to have changed first. On an uploaded log it has the " +
+			"URLs and its own copies to go on; a feature set that needs page texts says so.",
 		Params: Params(),
 		New: func(env refresh.Env) (refresh.Policy, error) {
 			return New(env)
@@ -47,7 +48,7 @@ func Descriptors() []refresh.Descriptor {
 func Params() []param.Param {
 	return []param.Param{
 		{Name: "featureSet", Type: param.Enum, Default: SetCombined, Options: FeatureSets,
-			Help: "Features the pages are clustered on (§5.2, Fig. 2): URL words, content words, both, the other static features, the dynamic features (from the second cycle), or all of them."},
+			Help: "Features the pages are clustered on (§5.2, Fig. 2): URL words, content words, both, the other static features, the dynamic features (from the second cycle), or all of them. A dataset without page texts, such as an uploaded log, has no content words, and its static features are those its URLs give (depth, domain, file type); the dynamic features come from the crawler's own copies, so every dataset has them."},
 		{Name: "weights", Type: param.Enum, Default: WeightsNAD, Options: WeightSchemes,
 			Help: "Weights of a sampled page's change history (eq. 5): nad equal, sad the last cycle only, aad growing linearly, gad doubling each cycle."},
 		param.Param{Name: "k", Type: param.Int, Default: float64(DefaultK), Step: 1,
@@ -75,14 +76,20 @@ func Params() []param.Param {
 //     own two latest copies of each page (§3.2: "impossible to calculate
 //     … until after the second download cycle"); before that, the
 //     combined set clusters on its static part, and the dynamic set,
-//     having nothing to go on, puts every page in one cluster.
-//  2. Each cycle, in a random order of the clusters, it downloads the
-//     pages nearest each cluster's centroid one by one (§4.1) and stops
-//     when the sample is sufficient by a t-test at the confidence level
-//     (Sufficient: the t interval of the sample's mean download
-//     probability is within ±δ), when it holds R/k pages (§4.1's upper
-//     bound: "the total number of download resources over the number of
-//     clusters"), or when the cluster or the budget runs out.
+//     having nothing to go on, puts every page in one cluster. A feature
+//     set that needs what the dataset lacks (the content words on an
+//     uploaded log, which has no texts) is an error that names it (see
+//     needs).
+//  2. Each cycle, in a random order of the clusters, it samples each
+//     cluster's pages one by one, each drawn at random with a chance in
+//     proportion to its cosine similarity to the centroid (§4.1, eq. 3),
+//     and stops when the sample is sufficient by a t-test at the
+//     confidence level (Sufficient: the t interval of the sample's mean
+//     download probability is within ±δ), when it holds R/k pages (§4.1's
+//     upper bound: "the total number of download resources over the
+//     number of clusters"; at least one page, in the clusters the budget
+//     reaches, when the budget is smaller than k), or when the cluster or
+//     the budget runs out.
 //  3. A sampled page's download probability is φ = 1 − e^(−λ) (eq. 4),
 //     λ from its change history with the chosen weights (eq. 5, see
 //     History); a cluster's φ is the mean over its sample (§4.2: "the
@@ -91,12 +98,25 @@ func Params() []param.Param {
 //     of φ (ties in random order), each whole in random order, until the
 //     budget runs out (§4.2).
 //
-// Where the paper is silent, our readings: the samples are the same pages
-// every cycle while the clusters stay the same (they are the nearest to
-// the centroid), so their histories are complete; a cluster the budget
+// Which pages a sample holds is our reading of §4.1, which says only that
+// the pages "near the cluster's centroid are the most suitable
+// candidates" and that the sample's mean must be "valid" for the
+// cluster's "at a confidence level … in a standard t-test". A t-test's
+// interval covers the cluster's mean only for a sample drawn at random,
+// and the paper, noting that the cosine "ranges in [0, 1] and becomes
+// larger when the webpage is more similar to the centroid", does not say
+// that the same pages are sampled every cycle. So each cycle's sample is
+// drawn afresh, the pages nearer the centroid the likelier. The other
+// reading, the pages nearest the centroid every cycle, fetches the same
+// few pages cycle after cycle while the clusters stay, and never
+// downloads the other pages of a cluster that ranks low.
+//
+// Where the paper is silent, our other readings: a cluster the budget
 // left unsampled ranks last; a page's dynamic features compare the two
 // latest copies the crawler downloaded (all zero until a download finds
-// it changed); and a re-clustering with dynamic features works on
+// it changed; without a content model, as on an uploaded log, the copies
+// are known only to differ, so the change in content is 1 and the other
+// features 0); and a re-clustering with dynamic features works on
 // summaries (see reclusterNow: the combined set's pages as micro-clusters
 // split into changed and unchanged, the dynamic set's unchanged pages as
 // one point) so that it stays within the browser's speed budget every
@@ -123,10 +143,13 @@ type Policy struct {
 	// The current clustering.
 	kNow         int
 	order, start []int32
-	work         []int32 // order, reshuffled within clusters for downloads
+	sim          []float32 // per page: cosine to its cluster's centroid
+	// work is order with each cluster's pages permuted in place: each
+	// cycle a cluster's sample is drawn to the front of its segment, and
+	// its other pages follow in random order for downloads.
+	work []int32
 
 	hist *History
-	done []uint64 // bit set of the pages downloaded this cycle
 	tq   []float64
 
 	// Dynamic features: the pages whose latest download found a change,
@@ -227,8 +250,7 @@ func New(env refresh.Env) (*Policy, error) {
 		p.prevAttr, p.curAttr = make([]float64, len(p.attrs)), make([]float64, len(p.attrs))
 	}
 	p.hist = NewHistory(p.n)
-	p.done = make([]uint64, (p.n+63)/64)
-	p.order, p.work = make([]int32, p.n), make([]int32, p.n)
+	p.order, p.work, p.sim = make([]int32, p.n), make([]int32, p.n), make([]float32, p.n)
 	if p.dynamicSet() {
 		p.slot = make([]int32, p.n)
 	}
@@ -257,7 +279,7 @@ func (p *Policy) Reuse(env refresh.Env) {
 	p.budget = env.Budget
 	p.hist.Reset()
 	if p.fixed != nil {
-		p.setClustering(p.fixed.K, p.fixed.Order, p.fixed.Start)
+		p.setClustering(p.fixed)
 	} else {
 		for i := range p.slot {
 			p.slot[i] = -1
@@ -276,8 +298,15 @@ func (p *Policy) Reuse(env refresh.Env) {
 	}
 }
 
-// setClustering makes (k, order, start) the current clustering.
-func (p *Policy) setClustering(k int, order, start []int32) {
+// setClustering makes c the current clustering.
+func (p *Policy) setClustering(c *Clustering) {
+	p.sim = append(p.sim[:0], c.Sim...)
+	p.setOrder(c.K, c.Order, c.Start)
+}
+
+// setOrder makes (k, order, start) the current clustering's clusters,
+// the pages' similarities being in p.sim already.
+func (p *Policy) setOrder(k int, order, start []int32) {
 	p.kNow = k
 	p.order = append(p.order[:0], order...)
 	p.start = append(p.start[:0], start...)
@@ -300,6 +329,10 @@ func (p *Policy) Estimates() (phi []float64, sampled []int) { return p.est, p.sa
 // nearest its centroid first (shared).
 func (p *Policy) Members(r int) []int32 { return p.order[p.start[r]:p.start[r+1]] }
 
+// Sample returns, after Refresh, the pages sampled from cluster r this
+// cycle, in the order they were drawn (shared).
+func (p *Policy) Sample(r int) []int32 { return p.work[p.start[r] : int(p.start[r])+p.sampled[r]] }
+
 // Refresh implements refresh.Policy.
 func (p *Policy) Refresh(c *refresh.Crawl) {
 	cycle := c.Cycle()
@@ -310,9 +343,9 @@ func (p *Policy) Refresh(c *refresh.Crawl) {
 		// same in every repeat: remember it.
 		first, _ := remember(p.memo, fmt.Sprintf("cluster/combined0/k%d", p.k), func() (*Clustering, error) {
 			p.reclusterNow()
-			return &Clustering{K: p.kNow, Order: slices.Clone(p.order), Start: slices.Clone(p.start)}, nil
+			return &Clustering{K: p.kNow, Order: slices.Clone(p.order), Start: slices.Clone(p.start), Sim: slices.Clone(p.sim)}, nil
 		})
-		p.setClustering(first.K, first.Order, first.Start)
+		p.setClustering(first)
 	case p.dynamicSet() && (p.kNow == 0 || cycle >= 1 && (cycle-1)%p.recluster == 0):
 		p.reclusterNow()
 	}
@@ -322,16 +355,18 @@ func (p *Policy) Refresh(c *refresh.Crawl) {
 		p.clusters[r] = r
 	}
 	p.rng.Shuffle(k, func(i, j int) { p.clusters[i], p.clusters[j] = p.clusters[j], p.clusters[i] })
-	clear(p.done)
 	// Sampling (§4.1).
 	for _, r := range p.clusters {
-		p.est[r] = -1
+		p.est[r], p.sampled[r] = -1, 0
+		w := p.work[p.start[r]:p.start[r+1]]
+		if len(w) == 0 || c.Remaining() == 0 {
+			continue
+		}
+		top := p.weight(p.order[p.start[r]]) // the cluster's largest weight: its first page in order
 		var m int
 		var mean, m2 float64
-		for _, pg := range p.order[p.start[r]:p.start[r+1]] {
-			if m == capacity || c.Remaining() == 0 {
-				break
-			}
+		for m < len(w) && m < capacity && c.Remaining() > 0 {
+			pg := p.draw(w, m, top)
 			p.download(c, pg, n)
 			phi := Phi(p.hist.Lambda(pg, n, p.scheme))
 			m++
@@ -347,32 +382,80 @@ func (p *Policy) Refresh(c *refresh.Crawl) {
 		}
 		p.sampled[r] = m
 	}
-	// Downloads by φ (§4.2); the random order above breaks ties.
+	if c.Remaining() == 0 {
+		return // the samples took the budget
+	}
+	// Downloads by φ (§4.2); the random order above breaks ties. A
+	// cluster's pages not in its sample follow it in its segment of work.
 	slices.SortStableFunc(p.clusters, func(a, b int) int { return cmp.Compare(p.est[b], p.est[a]) })
 	for _, r := range p.clusters {
-		if c.Remaining() == 0 {
-			return
-		}
-		w := p.work[p.start[r]:p.start[r+1]]
+		w := p.work[int(p.start[r])+p.sampled[r] : p.start[r+1]]
 		for i := range w {
 			if c.Remaining() == 0 {
 				return
 			}
 			j := i + p.rng.IntN(len(w)-i)
 			w[i], w[j] = w[j], w[i]
-			if pg := w[i]; p.done[pg>>6]&(1<<(pg&63)) == 0 {
-				p.download(c, pg, n)
-			}
+			p.download(c, w[i], n)
 		}
 	}
 }
+
+// draw picks one of the pages w[i:] at random, each with a chance in
+// proportion to its weight (its cosine similarity to the centroid,
+// clipped to [0, 1]), moves it to w[i] and returns it; top is at least
+// every weight of w[i:]. It draws by rejection (a page uniformly, kept
+// with probability its weight over top; every page, when top is 0), and
+// after as many rejections as there are pages, which only weights far
+// below top make likely, exactly from the weights' running sum, or
+// uniformly if they are all 0; either way each page's chance is its
+// weight over their sum. Random numbers and comparisons only, so the draw
+// is the same natively and in WebAssembly.
+func (p *Policy) draw(w []int32, i int, top float64) int32 {
+	rest := len(w) - i
+	j := -1
+	for range rest {
+		q := i + p.rng.IntN(rest)
+		if x := p.weight(w[q]); x >= top || p.rng.Float64()*top < x {
+			j = q
+			break
+		}
+	}
+	if j < 0 {
+		var sum float64
+		for _, pg := range w[i:] {
+			sum += p.weight(pg)
+		}
+		if sum > 0 {
+			u := p.rng.Float64() * sum
+			for q := i; q < len(w); q++ {
+				x := p.weight(w[q])
+				if x <= 0 {
+					continue
+				}
+				j = q // the last page of positive weight, should rounding leave u ≥ x there
+				if u < x {
+					break
+				}
+				u -= x
+			}
+		} else {
+			j = i + p.rng.IntN(rest)
+		}
+	}
+	w[i], w[j] = w[j], w[i]
+	return w[i]
+}
+
+// weight is page pg's weight in a sample's draw: its cosine similarity to
+// its cluster's centroid, clipped to [0, 1].
+func (p *Policy) weight(pg int32) float64 { return min(max(float64(p.sim[pg]), 0), 1) }
 
 // download fetches page pg and records what it shows: a change in the
 // page's history, and, for dynamic feature sets, the dynamic features of
 // its two latest copies.
 func (p *Policy) download(c *refresh.Crawl, pg int32, n int) {
 	changed := c.Download(pg)
-	p.done[pg>>6] |= 1 << (pg & 63)
 	if changed {
 		p.hist.Changed(pg, n)
 	}
@@ -421,7 +504,11 @@ func (p *Policy) download(c *refresh.Crawl, pg int32, n int) {
 	}
 	out := p.dynAt(int(s))
 	if p.attrs == nil {
-		clear(out) // no content model: nothing to compare
+		// No content model (an uploaded log): the crawler knows only that
+		// its two copies differ, so the change in content is 1 and
+		// nothing else is known to have changed.
+		clear(out)
+		out[0] = 1
 		return
 	}
 	c.Previous(pg, p.prevAttr)

@@ -56,9 +56,10 @@ type reclusterer struct {
 // Each dynamic feature is standardised over all pages (zeros included); a
 // feature that is constant is left out. The clustering is repeated
 // bisection into k clusters, fitted on at most ReclusterFit points; a
-// page is in the cluster of its point, and a cluster's pages are ordered
-// by their point's similarity to its centroid, the pages of a
-// micro-cluster in their order in it (nearest its own centroid first).
+// page is in the cluster of its point, its similarity to the cluster's
+// centroid is its point's, and a cluster's pages are ordered by that
+// similarity, the pages of a micro-cluster in their order in it (nearest
+// its own centroid first).
 func (p *Policy) reclusterNow() {
 	re := &p.re
 	nd := len(DynamicNames)
@@ -220,14 +221,17 @@ func (p *Policy) reclusterNow() {
 			cur++
 			re.start[cur] = int32(len(re.order))
 		}
+		sim := float32(re.sim[i])
 		if p.book == nil {
 			if pg := re.page[i]; pg >= 0 {
 				re.order = append(re.order, pg)
+				p.sim[pg] = sim
 				continue
 			}
 			for _, pg := range p.tie {
 				if p.dynBit[pg>>6]&(1<<(pg&63)) == 0 { // not in dynPages
 					re.order = append(re.order, pg)
+					p.sim[pg] = sim
 				}
 			}
 			continue
@@ -247,12 +251,15 @@ func (p *Policy) reclusterNow() {
 			m += b2i(p.inD[int(lo)+j] == want)
 		}
 		re.order = re.order[:n+m]
+		for _, pg := range out[:m] {
+			p.sim[pg] = sim
+		}
 	}
 	for cur < kk {
 		cur++
 		re.start[cur] = int32(len(re.order))
 	}
-	p.setClustering(kk, re.order, re.start)
+	p.setOrder(kk, re.order, re.start)
 }
 
 // dynAt returns the raw dynamic features of the page in slot s of

@@ -224,6 +224,11 @@ type Sim struct {
 	// After, when set, is called at the end of each cycle with its index,
 	// after the policy's downloads: the runner reads diagnostics there.
 	After func(cycle int)
+
+	// Downloads, when set (one element per page), counts each page's
+	// downloads, across cycles and repeats until the caller clears it: a
+	// test's way to find the pages a policy never fetches.
+	Downloads []int32
 }
 
 // pageState is one page's part of the Sim.
@@ -315,6 +320,9 @@ func (s *Sim) Rates() []float64 {
 // counting it in the cycle's crawl if it was.
 func (s *Sim) refresh(p int32) bool {
 	pg := &s.page[p]
+	if s.Downloads != nil {
+		s.Downloads[p]++
+	}
 	if s.content != nil {
 		pg.prevV, pg.copyV = pg.copyV, pg.version
 	}

@@ -105,7 +105,12 @@ func DefaultSamplePages(pages, budget int) int {
 //     apart. The page's rate is C = D/V (§3.3.2.2) over its last V versions,
 //     D of which showed a change; a page with fewer than V versions so far
 //     divides by the versions it has. The site's rate c_w is the mean C of
-//     its sample pages with a version; a site with none keeps its last rate.
+//     its sample pages with a version; a site whose sample pages have none
+//     (they joined with older copies) keeps its last rate, and a site with
+//     no sample page at all (the reserves took all of P) forgets it and
+//     counts as not estimated: a rate no sample can measure again would
+//     otherwise rank the site first in every greedy step for ever, on one
+//     old observation, while the pages of the others wait.
 //  4. Spend the rest of the budget greedily (§2.5.3): whole sites, their
 //     pages outside the sample, highest c_w first (ties at random; sites
 //     never estimated last), in random order within a site.
@@ -217,6 +222,8 @@ func (h *Hybrid) Refresh(c *refresh.Crawl) {
 		if n > 0 {
 			h.est[w] = sum / float64(n)
 			h.rate[w] = h.est[w]
+		} else if h.members[w] == 0 {
+			h.rate[w] = -1 // nothing can measure it again (see step 3)
 		}
 	}
 	// Step 4: greedy on the rest.

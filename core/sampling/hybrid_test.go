@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
@@ -324,6 +325,61 @@ func TestDefaultSamplePages(t *testing.T) {
 	for _, tt := range tests {
 		if got := DefaultSamplePages(tt.pages, tt.budget); got != tt.want {
 			t.Errorf("DefaultSamplePages(%d, %d) = %d, want %d", tt.pages, tt.budget, got, tt.want)
+		}
+	}
+}
+
+// TestNoRateWithoutSample checks that a site's estimate lasts only while a
+// sample can measure it. 21 sites of 4 pages; site 0's pages change in
+// the first cycle only, no other page ever changes; P = 21 and a reserve
+// of 0.1, so the first cycle samples one page of every site and site 0
+// shows a rate of 1; from then on every other site has a zero estimate
+// and takes ⌈0.1·21⌉ = 3 reserve pages, the reserves take all of P, and
+// site 0 gets no sample. Had it kept its rate of 1 it would rank first in
+// every greedy step for ever, its four pages downloaded every cycle while
+// the pages the samples miss wait; forgotten, it ranks with the others.
+// After every cycle, a site with no sample page has no positive rate, and
+// over 200 cycles of 30 downloads site 0's pages are not downloaded more
+// than twice as often as the others'.
+func TestNoRateWithoutSample(t *testing.T) {
+	pattern := make([]string, 84)
+	for i := range pattern {
+		pattern[i] = "0" + strings.Repeat("0", 199)
+		if i < 4 {
+			pattern[i] = "1" + strings.Repeat("0", 199)
+		}
+	}
+	d := patterned(t, pattern)
+	d.Sites = make([]string, 21)
+	for w := range d.Sites {
+		d.Sites[w] = fmt.Sprintf("site%d", w)
+	}
+	for i := range d.Pages {
+		d.Pages[i].Site = int32(i / 4)
+	}
+	d = rebuilt(t, d)
+	for seed := range uint64(5) {
+		sim := refresh.NewSim(d)
+		sim.Downloads = make([]int32, len(d.Pages))
+		h := hybridOn(d, 30, 1, 21, 0.1, rand.New(rand.NewPCG(seed, 9)))
+		sim.After = func(c int) {
+			for w, m := range h.members {
+				if m == 0 && h.rate[w] > 0 {
+					t.Fatalf("seed %d, cycle %d: site %d has no sample page and keeps the rate %v", seed, c, w, h.rate[w])
+				}
+			}
+		}
+		sim.Run(h, 30, 200, nil)
+		var site0, others float64
+		for i, n := range sim.Downloads {
+			if i < 4 {
+				site0 += float64(n) / 4
+			} else {
+				others += float64(n) / 80
+			}
+		}
+		if site0 > 2*others {
+			t.Errorf("seed %d: site 0's pages downloaded %.0f times each, the others' %.0f", seed, site0, others)
 		}
 	}
 }
