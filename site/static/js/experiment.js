@@ -9,6 +9,7 @@
 
 import { request, post, runWithCharts, pair, errorOf, onEngine, engineName } from './api.js';
 import { restoreUpload } from './uploads.js';
+import { Announcer, headline } from './status.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -323,6 +324,9 @@ class Experiment {
     this.pace = new Pace();
     this.focused = null; // the slider being moved: { c, range, dir }
     this.probe = probing ? (window.__refreshLab = window.__refreshLab || { timings: [], renders: 0 }) : { timings: [], renders: 0 };
+    // The status line shows what ran and its timings; the announcer says
+    // each settled result's headline to a screen reader (status.js).
+    this.announcer = new Announcer($('#announce', root), () => !this.running && !this.pending);
   }
 
   async init() {
@@ -728,6 +732,7 @@ class Experiment {
     if (got.stopped !== undefined) {
       for (const td of this.readouts.querySelectorAll('tr.pending td')) td.textContent = 'not run';
       this.setStatus(`Stopped with ${got.stopped} of ${got.of} policies drawn. Change a setting, or press “Run the rest”, to go on.`);
+      this.announcer.say(this.status.textContent);
       this.showResume(full);
       return false;
     }
@@ -771,6 +776,7 @@ class Experiment {
       ? `Preview from ${preview.repeats} of ${preview.of} repeats${preview.values ? ` at ${preview.values} of the sweep's ${preview.ofValues} values` : ''}: ran in ${Math.round(runMs)} ms${two}${early}. All ${preview.of} follow when you pause.`
       : `${result.work}: ran in ${Math.round(runMs)} ms${two}${early}, drawn in ${Math.round(total - runMs)} ms ${where}.`);
     this.root.classList.toggle('preview', !!preview);
+    if (!preview) this.announcer.settled(() => headline(result, this.config.readouts, (id) => this.metric(id), fmt));
     const tDrawn = performance.now();
     await new Promise((res) => requestAnimationFrame(() => res()));
     const tFrame = performance.now();

@@ -87,7 +87,7 @@ class Report {
     this.root = el('section', { class: 'lab-panel wide report', id: 'report', 'aria-labelledby': 'report-title', hidden: true });
     this.root.append(
       el('div', { class: 'panel-head' }, el('h2', { id: 'report-title', text: 'Report' }),
-        el('p', { class: 'status', id: 'report-status', role: 'status', 'aria-live': 'polite' })),
+        el('p', { class: 'status', id: 'report-status' })),
       el('p', { class: 'hash-check', id: 'hash-check', role: 'status', hidden: true }),
       el('div', { class: 'report-controls' },
         el('label', { for: 'report-metric', text: 'Rank by' }), el('select', { id: 'report-metric' }),
