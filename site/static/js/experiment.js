@@ -10,6 +10,7 @@
 import { request, post, runWithCharts, pair, errorOf, onEngine, engineName } from './api.js';
 import { restoreUpload } from './uploads.js';
 import { Announcer, headline } from './status.js';
+import { scrollRegion, valueText } from './screen.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -467,7 +468,13 @@ class Experiment {
     const fallback = () => (p && typeof p.default === 'number' ? p.default : c.min);
     const range = el('input', { type: 'range', id, min: c.min, max: c.max, step: c.step, 'aria-describedby': describedBy });
     const number = el('input', { type: 'number', min: c.min, max: c.max, step: c.step, 'aria-label': `${c.label} (exact value)`, class: 'exact' });
-    const shown = el('output', { for: id, class: 'value' });
+    // The value as shown beside the label; a screen reader hears it, with
+    // its unit, as the slider's aria-valuetext.
+    const shown = el('output', { for: id, class: 'value', 'aria-hidden': 'true' });
+    const show = (v, auto = false) => {
+      shown.textContent = auto ? `${v} (auto)` : String(v);
+      range.setAttribute('aria-valuetext', valueText(c.label, v, auto));
+    };
     let autoBox = null;
     const write = (v, e) => {
       setField(this.spec, c.resolved, v);
@@ -483,7 +490,7 @@ class Experiment {
       here.last = v;
       this.focused = here;
       number.value = range.value;
-      shown.textContent = range.value;
+      show(range.value);
       write(v, e);
     });
     range.addEventListener('focus', () => {
@@ -499,7 +506,7 @@ class Experiment {
       v = Math.min(c.max, Math.max(c.min, v));
       number.value = v;
       range.value = v;
-      shown.textContent = v;
+      show(v);
       write(v, e);
     });
     const row = el('div', { class: 'range-row' }, range, number);
@@ -524,7 +531,7 @@ class Experiment {
       if (isAuto && typeof v === 'number') v = Number(v.toPrecision(4)); // a computed value, shown rounded
       range.value = v;
       number.value = v;
-      shown.textContent = isAuto ? `${v} (auto)` : String(v);
+      show(v, isAuto);
       if (autoBox) autoBox.checked = isAuto;
       range.disabled = number.disabled = false;
     };
@@ -925,36 +932,43 @@ class Experiment {
     const metrics = this.config.readouts.map((id) => this.metric(id));
     const better = (m) => (m.better === 'lower' ? ' ↓' : m.better === 'higher' ? ' ↑' : '');
     const head = el('tr', {}, el('th', { scope: 'col', text: 'Policy' }),
-      metrics.map((m) => el('th', { scope: 'col', title: m.help }, m.name, unitSuffix(m, unit), better(m) ? el('span', { class: 'better', text: better(m), 'aria-label': `${m.better} is better` }) : null)));
+      metrics.map((m) => el('th', { scope: 'col', title: m.help }, m.name, unitSuffix(m, unit), better(m) ? [el('span', { class: 'better', text: better(m), 'aria-hidden': 'true' }), el('span', { class: 'visually-hidden', text: ` (${m.better} is better)` })] : null)));
+    // Each cell carries its column's heading, which a narrow screen shows
+    // beside the value when it stacks a policy's row as a card (lab.css).
+    const label = (m) => m.name + unitSuffix(m, unit) + better(m);
     const rows = result.policies.map((p) => el('tr', { class: p.oracle ? 'oracle' : '' },
       el('th', { scope: 'row' }, p.name, oracleTag(p)),
       metrics.map((m) => {
         const s = p.metrics[m.id];
-        if (!s) return el('td', { title: `${p.name} has no ${m.name.toLowerCase()}` }, '–');
+        if (!s) return el('td', { title: `${p.name} has no ${m.name.toLowerCase()}`, 'data-label': label(m) }, '–');
         const h = halfWidth(s);
         const exact = m.exact && p.facts ? p.facts[m.exact] : undefined;
-        return el('td', {}, el('span', { class: 'num', text: fmt(m, s.mean) }), h !== null ? el('span', { class: 'pm', text: ` ± ${fmt(m, h)}` }) : null,
+        return el('td', { 'data-label': label(m) }, el('span', { class: 'num', text: fmt(m, s.mean) }), h !== null ? el('span', { class: 'pm', text: ` ± ${fmt(m, h)}` }) : null,
           exact !== undefined ? el('span', { class: 'exact', title: this.fact(m.exact).help }, ' exact ', el('span', { class: 'exact-value', text: fmt(m, exact, true) })) : null);
       })));
     // A progressive run's policies still to come: named, their numbers to follow.
     const nameOf = (p) => { const d = this.cat.policies.find((q) => q.id === p.id); return (d ? d.name : p.id) + (p.label ? ` (${p.label})` : ''); };
     const waiting = rest.map((p, i) => el('tr', { class: 'pending' }, el('th', { scope: 'row' }, nameOf(p)),
-      metrics.map(() => el('td', { text: i === 0 ? 'computing…' : 'waiting' }))));
+      metrics.map((m) => el('td', { text: i === 0 ? 'computing…' : 'waiting', 'data-label': label(m) }))));
     const caption = el('caption', {}, result.about);
-    this.readouts.replaceChildren(el('div', { class: 'table-scroll' }, el('table', { class: 'numbers' }, caption, el('thead', {}, head), el('tbody', {}, rows, waiting))));
+    this.readouts.replaceChildren(scrollRegion(el('table', { class: 'numbers' }, caption, el('thead', {}, head), el('tbody', {}, rows, waiting)), 'The numbers, a row per policy'));
   }
 
   renderCharts(result, svgs) {
     this.svgs = svgs;
     const figs = this.config.charts.map((ch, i) => {
       const figure = el('figure', { class: 'chart' });
-      figure.append(svgNode(svgs[i]));
+      const svg = svgNode(svgs[i]);
+      figure.append(svg);
+      // What the chart's buttons name it by: its title.
+      const named = svg.querySelector(':scope > title');
+      const name = (named && named.textContent.trim()) || ch.title || `chart ${i + 1}`;
       const cap = el('figcaption', {}, ch.caption || '');
       // The chart's data as a table, from the lab (POST /api/chart with
       // format "table"), asked for when opened; it stays open across
       // redraws.
       const open = this.openTables && this.openTables.has(i);
-      const details = el('details', { class: 'data', open }, el('summary', { text: 'Data table' }));
+      const details = el('details', { class: 'data', open }, el('summary', {}, 'Data table', el('span', { class: 'visually-hidden', text: ` of ${name}` })));
       const fill = async () => {
         const t = await chartTable(result, this.chartSpecs[i]);
         if (details.open && this.result === result) details.replaceChildren(details.firstChild, t);
@@ -969,7 +983,7 @@ class Experiment {
           this.openTables.delete(i);
         }
       });
-      const dl = el('button', { type: 'button', class: 'small', text: 'Download SVG', onclick: () => download(svgs[i], `${this.fileBase(result)}-${ch.metric || ch.type}-${ch.type}.svg`, 'image/svg+xml') });
+      const dl = el('button', { type: 'button', class: 'small', text: 'Download SVG', 'aria-label': `Download SVG of ${name}`, onclick: () => download(svgs[i], `${this.fileBase(result)}-${ch.metric || ch.type}-${ch.type}.svg`, 'image/svg+xml') });
       figure.append(cap, el('div', { class: 'chart-tools' }, details, dl));
       return figure;
     });
@@ -1070,10 +1084,10 @@ async function chartTable(result, chart) {
   if (r.status === 404) r = await ask({ result, chart: { ...chart, format: 'table' } });
   if (!r.ok) return el('p', { class: 'error', text: `The table could not be made: ${errorOf(r).error}` });
   const t = r.json();
-  return el('div', { class: 'table-scroll' }, el('table', { class: 'data-table' },
+  return scrollRegion(el('table', { class: 'data-table' },
     el('caption', { text: t.caption }),
     el('thead', {}, el('tr', {}, t.head.map((h) => el('th', { scope: 'col', text: h })))),
-    el('tbody', {}, (t.rows || []).map((row) => el('tr', {}, el('th', { scope: 'row', text: row[0] }), row.slice(1).map((c) => el('td', { text: c })))))));
+    el('tbody', {}, (t.rows || []).map((row) => el('tr', {}, el('th', { scope: 'row', text: row[0] }), row.slice(1).map((c) => el('td', { text: c })))))), t.caption);
 }
 
 /**

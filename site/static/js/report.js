@@ -12,6 +12,7 @@
 
 import { post, errorOf } from './api.js';
 import { el, download, catalog } from './experiment.js';
+import { scrollRegion } from './screen.js';
 import { latestUpload } from './uploads.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -92,7 +93,7 @@ class Report {
       el('div', { class: 'report-controls' },
         el('label', { for: 'report-metric', text: 'Rank by' }), el('select', { id: 'report-metric' }),
         el('span', { class: 'hint-plain', text: 'The experiment\'s “Copy link” is the report\'s link: it carries the spec and the log\'s SHA-256.' })),
-      el('div', { class: 'table-scroll' }, el('table', { class: 'numbers report-table', id: 'report-table' })),
+      scrollRegion(el('table', { class: 'numbers report-table', id: 'report-table' }), 'The report\'s table, a row per policy'),
       el('div', { class: 'notes', id: 'report-notes' }),
       el('figure', { class: 'chart forest', id: 'report-forest' }),
       el('div', { class: 'exports', id: 'report-exports' }),
@@ -218,7 +219,7 @@ class Report {
     const t = rep.table;
     const head = el('tr', {}, t.head.map((h) => el('th', { scope: 'col', text: h })));
     const rows = t.rows.map((cells, i) => el('tr', { class: [rep.rows[i].oracle ? 'oracle' : '', rep.rows[i].key === rep.reference ? 'reference' : ''].filter(Boolean).join(' ') },
-      cells.map((c, j) => (j === 1 ? el('th', { scope: 'row', text: c }) : el('td', { class: j === 0 || j === 2 || j === 4 ? 'num' : 'iv', text: c })))));
+      cells.map((c, j) => (j === 1 ? el('th', { scope: 'row', text: c }) : el('td', { class: j === 0 || j === 2 || j === 4 ? 'num' : 'iv', text: c, 'data-label': t.head[j] })))));
     $('#report-table', this.root).replaceChildren(el('caption', { text: t.caption }), el('thead', {}, head), el('tbody', {}, rows));
     $('#report-notes', this.root).replaceChildren(...(t.notes || []).map((n) => el('p', { class: 'hint', text: n })));
   }
