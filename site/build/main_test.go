@@ -21,7 +21,7 @@ func TestSourcesPage(t *testing.T) {
 	out := t.TempDir()
 	root := filepath.Join("..", "..")
 	sources := filepath.Join(root, "site", "sources.md")
-	if err := build(out, filepath.Join(root, "lessons"), filepath.Join(root, "site", "static"), filepath.Join(root, "site", "templates"), sources, filepath.Join(root, "datasets")); err != nil {
+	if err := build(out, repoSources(root)); err != nil {
 		t.Fatal(err)
 	}
 	read := func(path string) string {
@@ -124,7 +124,7 @@ func TestVersionStamped(t *testing.T) {
 	version.Version = `v1.2.0-3-gabc "dirty"`
 	out := t.TempDir()
 	root := filepath.Join("..", "..")
-	if err := build(out, filepath.Join(root, "lessons"), filepath.Join(root, "site", "static"), filepath.Join(root, "site", "templates"), filepath.Join(root, "site", "sources.md"), filepath.Join(root, "datasets")); err != nil {
+	if err := build(out, repoSources(root)); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"index.html", "upload.html", "lessons/optimal-schedules.html"} {
@@ -164,8 +164,7 @@ func TestVersionStamped(t *testing.T) {
 func TestUploadExamples(t *testing.T) {
 	out := t.TempDir()
 	root := filepath.Join("..", "..")
-	if err := build(out, filepath.Join(root, "lessons"), filepath.Join(root, "site", "static"), filepath.Join(root, "site", "templates"),
-		filepath.Join(root, "site", "sources.md"), filepath.Join(root, "datasets")); err != nil {
+	if err := build(out, repoSources(root)); err != nil {
 		t.Fatal(err)
 	}
 	script, err := os.ReadFile(filepath.Join(root, "site", "static", "js", "upload.js"))
