@@ -228,7 +228,7 @@ func Parse(file string, src []byte, l *lab.Lab, opts ...Option) (*Lesson, error)
 	for i := range ls.Predictions {
 		p := &ls.Predictions[i]
 		path := fmt.Sprintf("predictions[%d]", i)
-		if err := checkPrediction(p, ls.Spec, l); err != nil {
+		if err := checkPrediction(p, ls.Spec, ls.Controls, l); err != nil {
 			return nil, fail(lines[path], "%s: %v", path, err)
 		}
 		var herr *lineError

@@ -70,7 +70,7 @@ type Choice struct {
 // fills in what the page needs: the spec at the setting, resolved through
 // lab.Field and Field.Set as controls' values are, and checked by the lab
 // as a run would check it; the unit; and the options.
-func checkPrediction(p *Prediction, spec lab.Spec, l *lab.Lab) error {
+func checkPrediction(p *Prediction, spec lab.Spec, controls []Control, l *lab.Lab) error {
 	if strings.TrimSpace(p.Ask) == "" {
 		return fmt.Errorf("ask is missing: the question the learner answers")
 	}
@@ -168,7 +168,7 @@ func checkPrediction(p *Prediction, spec lab.Spec, l *lab.Lab) error {
 			p.Options = append(p.Options, o)
 		}
 	}
-	s, at, err := applySetting(spec, p.Set, l)
+	s, at, err := applySetting(spec, p.Set, controls, l)
 	if err != nil {
 		return err
 	}
@@ -177,10 +177,10 @@ func checkPrediction(p *Prediction, spec lab.Spec, l *lab.Lab) error {
 }
 
 // applySetting returns spec with each field of set at its value, and the
-// setting in words, fields in alphabetical order (a map has none of its
-// own). The lab resolves the result as a run would, so a value out of
+// setting in words (each field by the label of the control that edits it,
+// if one does), fields in alphabetical order (a map has none of its own). The lab resolves the result as a run would, so a value out of
 // range fails here, at build time, not in the learner's tab.
-func applySetting(spec lab.Spec, set map[string]any, l *lab.Lab) (lab.Spec, string, error) {
+func applySetting(spec lab.Spec, set map[string]any, controls []Control, l *lab.Lab) (lab.Spec, string, error) {
 	keys := make([]string, 0, len(set))
 	for k := range set {
 		keys = append(keys, k)
@@ -199,7 +199,11 @@ func applySetting(spec lab.Spec, set map[string]any, l *lab.Lab) (lab.Spec, stri
 		if spec, err = f.Set(spec, v); err != nil {
 			return spec, "", fmt.Errorf("set: %v", err)
 		}
-		words = append(words, fmt.Sprintf("%s %v", path, v))
+		name := path
+		if i := slices.IndexFunc(controls, func(c Control) bool { return c.Field == path }); i >= 0 {
+			name = controls[i].Label
+		}
+		words = append(words, fmt.Sprintf("%s = %v", name, v))
 	}
 	if _, _, err := l.Resolve(spec); err != nil {
 		return spec, "", fmt.Errorf("set: %v", err)

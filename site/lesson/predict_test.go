@@ -55,7 +55,7 @@ func TestPredictions(t *testing.T) {
 	if ps[0].Spec.Budget != 20 || ps[0].Spec.Policies[0].Params["sampleSize"] != 5.0 || ls.Spec.Budget != 100 {
 		t.Errorf("the first prediction's spec: budget %d, sample size %v (the lesson's budget %d)", ps[0].Spec.Budget, ps[0].Spec.Policies[0].Params["sampleSize"], ls.Spec.Budget)
 	}
-	if ps[0].At != "budget 20, params.sampleSize 5" || ps[1].At != "the lesson's own setting" {
+	if ps[0].At != "budget = 20, Sample size = 5" || ps[1].At != "the lesson's own setting" {
 		t.Errorf("settings in words: %q, %q", ps[0].At, ps[1].At)
 	}
 	if ps[0].Unit != "ratio" || len(ps[0].Options) != 0 {

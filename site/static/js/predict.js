@@ -88,7 +88,7 @@ function explain(p, guess, result, cat, item) {
   const m = cat.metrics.find((x) => x.id === p.metric) || (cat.facts || []).find((x) => x.id === p.metric) || { name: p.metric, unit: p.unit };
   const show = (v) => fmt({ unit: p.unit }, v);
   const strong = (t) => el('strong', { text: t });
-  const at = `at ${p.at}`;
+  const at = `(${p.at})`;
   const verdict = (right) => el('span', { class: right ? 'verdict right' : 'verdict wrong', text: right ? 'Your guess was right.' : 'Not this time.' });
   const mark = (index) => {
     const input = item.querySelector(`input[type=radio][value="${index}"]`);

@@ -11,14 +11,17 @@ export const SLOW_MS = 2000;
 const size = (d) => (d && d.pages && d.cycles ? d.pages * d.cycles : undefined);
 
 /**
- * The ms the lab is expected to take for spec: the panel's pace (experiment.js
- * Pace, learned from its latest runs on the dataset of result) for spec's
- * repeats, scaled by how much larger spec's dataset (found in datasets, the
- * catalog's) is than result's. undefined before the first run.
+ * The ms the lab is expected to take for spec: the panel's latest pace per
+ * repeat (experiment.js Pace, of its latest run, on the dataset of result)
+ * times spec's repeats, scaled by how much larger spec's dataset (found in
+ * datasets, the catalog's) is than result's. undefined before the first
+ * run. (Pace's remembered runs by size are not used: they may be of
+ * another dataset.)
  */
 export function expectedMs(pace, spec, result, datasets) {
-  const ms = pace.ms(spec.repeats || 10);
-  if (ms === undefined || !result) return undefined;
+  const per = pace.perRepeat();
+  if (per === undefined || !result) return undefined;
+  const ms = per * (spec.repeats || 10);
   const to = datasets.find((d) => d.id === (spec.dataset && spec.dataset.id));
   const from = size(result.dataset);
   const scale = size(to) && from ? size(to) / from : 1;
