@@ -34,6 +34,26 @@ export function asScrollRegion(region, label) {
 }
 
 /**
+ * Lets the keyboard reach each displayed formula under root that is wider
+ * than its box (lab.css scrolls it sideways there), and only those: a
+ * formula that fits is no tab stop. Watched as the screen's width changes.
+ */
+export function reachableFormulas(root = document) {
+  const formulas = root.querySelectorAll('math[display="block"]');
+  if (formulas.length === 0) return;
+  const fit = new ResizeObserver((entries) => {
+    for (const { target: m } of entries) {
+      if (m.scrollWidth > m.clientWidth + 1) {
+        m.tabIndex = 0;
+      } else {
+        m.removeAttribute('tabindex');
+      }
+    }
+  });
+  for (const m of formulas) fit.observe(m);
+}
+
+/**
  * The unit a slider's value reads in, from its label: the label's closing
  * words in parentheses when they are lower-case words ("Crawl interval
  * (days)": days), else the label itself when it counts things per
@@ -63,7 +83,8 @@ export function valueText(label, value, auto = false) {
  * Sets up a lesson page's screen behaviours around its mounted experiment
  * x (experiment.js): the narrative's live numbers are not live regions
  * (they change at every press; the panel announces the headline once),
- * its tables scroll inside their own region, the help toggle works, and
+ * its tables scroll inside their own region and its wide formulas are
+ * reachable by keyboard, the help toggle works, and
  * on one column the main slider is pinned to the bottom of the screen.
  */
 export function mountScreen(x) {
@@ -74,6 +95,7 @@ export function mountScreen(x) {
     const head = [...t.querySelectorAll('thead th')].map((th) => th.textContent.trim()).join(', ');
     parent.insertBefore(scrollRegion(t, head ? `Table of ${head}` : 'Table'), next);
   }
+  reachableFormulas();
   helpToggle(x);
   pinMainControl(x);
 }
