@@ -61,3 +61,64 @@ func TestBrowserValueText(t *testing.T) {
 		}
 	}
 }
+
+// minFocusContrast is the least contrast the focus ring may have against
+// the background around the element it marks (WCAG 2.2, 1.4.11).
+const minFocusContrast = 3.0
+
+// focusRingJS describes the focus ring of the focused element: its style
+// and the contrast of its colour against the first opaque background
+// behind the element.
+const focusRingJS = `(() => {
+  const e = document.activeElement;
+  const s = getComputedStyle(e);
+  const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  let bg = [255, 255, 255];
+  for (let p = e.parentElement; p; p = p.parentElement) {
+    const c = rgb(getComputedStyle(p).backgroundColor);
+    if (c.length === 3 || (c.length === 4 && c[3] === 1)) { bg = c.slice(0, 3); break; }
+  }
+  const [a, b] = [lum(rgb(s.outlineColor).slice(0, 3)), lum(bg)];
+  return {
+    What: e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.type ? '[' + e.type + ']' : ''),
+    Style: s.outlineStyle, Width: parseFloat(s.outlineWidth),
+    Contrast: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05),
+  };
+})()`
+
+// TestBrowserFocusRing moves the keyboard's focus with Tab through the
+// first controls of a lesson page (header links, the narrative's links,
+// the panel's controls, the pinned bar on a phone) and checks that each
+// focused element shows a solid ring at least 2 px wide whose colour has
+// at least minFocusContrast against the background behind it.
+func TestBrowserFocusRing(t *testing.T) {
+	for _, s := range []struct{ w, h int64 }{{390, 844}, {1280, 900}} {
+		tb := setup(t).open(t, "")
+		tb.do(chromedp.EmulateViewport(s.w, s.h), chromedp.Navigate(Probed(tb.env.url+lessonPath)))
+		tb.waitRender(0)
+		type ring struct {
+			What, Style     string
+			Width, Contrast float64
+		}
+		checked := 0
+		for range 40 {
+			tb.do(chromedp.KeyEvent(kb.Tab))
+			r := evalJS[ring](tb, focusRingJS)
+			if r.What == "body" {
+				continue
+			}
+			checked++
+			if r.Style != "solid" || r.Width < 2 || r.Contrast < minFocusContrast {
+				t.Errorf("%dx%d: focused %s: ring %s %.0f px, contrast %.2f:1 against its background, want solid, at least 2 px and %.1f:1",
+					s.w, s.h, r.What, r.Style, r.Width, r.Contrast, minFocusContrast)
+			}
+		}
+		if checked < 30 {
+			t.Errorf("%dx%d: Tab reached an element only %d times in 40", s.w, s.h, checked)
+		}
+	}
+}
