@@ -17,6 +17,16 @@ import { latestUpload } from './uploads.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
+/**
+ * Writes text in the report's status line. The line is not a live region
+ * (it changes with every result); a failure is an alert, said at once.
+ */
+function tell(status, text, failed = false) {
+  if (failed) status.setAttribute('role', 'alert');
+  else status.removeAttribute('role');
+  status.textContent = text;
+}
+
 /** The SHA-256 of a Blob's bytes, in hex, computed in this tab. */
 export async function sha256(blob) {
   const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
@@ -177,7 +187,7 @@ class Report {
     if (!this.result) return;
     const seq = ++this.seq;
     const status = $('#report-status', this.root);
-    status.textContent = 'Writing the report…';
+    tell(status, 'Writing the report…');
     // The forest plot is drawn at the width it is shown at, so that its
     // text is the 12 pixels the chart package sets (the report may still be
     // hidden: the experiment panel above has the same width).
@@ -189,7 +199,7 @@ class Report {
     ]);
     if (seq !== this.seq) return; // a newer result or metric came meanwhile
     if (!r.ok) {
-      status.textContent = `The report could not be written: ${errorOf(r).error}`;
+      tell(status, `The report could not be written: ${errorOf(r).error}`, true);
       return;
     }
     const rep = r.json();
@@ -202,7 +212,7 @@ class Report {
     $('#report-methods', this.root).textContent = rep.methods;
     this.fillFacts(rep);
     $('#report-spec', this.root).textContent = JSON.stringify(rep.spec, null, 2);
-    status.textContent = `Refresh Lab ${rep.version}, ${rep.date}.`;
+    tell(status, `Refresh Lab ${rep.version}, ${rep.date}.`);
     this.root.hidden = false;
     this.root.dispatchEvent(new CustomEvent('report', { detail: rep }));
   }
@@ -247,7 +257,7 @@ class Report {
       onclick: async () => {
         const r = await this.ask('/api/report', this.request(f.id));
         if (r.ok) download(r.body, `${base}.${f.ext}`, f.type);
-        else $('#report-status', this.root).textContent = `The ${f.label} export failed: ${errorOf(r).error}`;
+        else tell($('#report-status', this.root), `The ${f.label} export failed: ${errorOf(r).error}`, true);
       },
     }));
     // The forest plot and each of the experiment's charts, as SVG and PNG.
