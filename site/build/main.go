@@ -118,6 +118,9 @@ func build(out, lessonDir, static, tmplDir, sourcesFile, datasetDir string) erro
 			"id": x.ID, "title": x.Title, "spec": x.Spec, "controls": x.Controls,
 			"charts": x.Charts, "readouts": x.Readouts,
 		}
+		if x.Crawler != "" {
+			cfg["crawler"] = x.Crawler // the crawler view's first policy (crawler.js)
+		}
 		p := page{Title: x.Title, Root: "../", Lesson: x, Config: cfg}
 		if i > 0 {
 			p.Prev = ls[i-1]

@@ -36,6 +36,11 @@ type Lesson struct {
 	Controls []Control `json:"controls"`
 	Charts   []Chart   `json:"charts"`
 	Readouts []string  `json:"readouts"` // metric ids shown in the numbers table
+	// Crawler, when set, shows the crawler view under the charts
+	// (site/static/js/crawler.js): one repeat of the spec's policies,
+	// played cycle by cycle (POST /api/trace), this policy (a key of the
+	// spec's policies) first.
+	Crawler string `json:"crawler,omitempty"`
 
 	HTML   template.HTML `json:"-"` // the narrative, rendered
 	Number int           `json:"-"` // position in the lesson list, from 1
@@ -92,6 +97,7 @@ type front struct {
 	Controls []Control `yaml:"controls"`
 	Charts   []Chart   `yaml:"charts"`
 	Readouts []string  `yaml:"readouts"`
+	Crawler  string    `yaml:"crawler"`
 }
 
 // Error is a problem in a lesson file.
@@ -130,7 +136,7 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 	base := file[strings.LastIndexAny(file, `/\`)+1:]
 	ls := &Lesson{
 		ID: strings.TrimSuffix(base, ".md"), Title: f.Title, Summary: f.Summary, Order: f.Order,
-		Papers: f.Papers, Controls: f.Controls, Charts: f.Charts, Readouts: f.Readouts,
+		Papers: f.Papers, Controls: f.Controls, Charts: f.Charts, Readouts: f.Readouts, Crawler: f.Crawler,
 	}
 	if ls.Title == "" {
 		return nil, fail(0, "front matter: title is missing")
@@ -168,6 +174,14 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 	for i := range ls.Charts {
 		if err := checkChart(&ls.Charts[i], ls.Spec); err != nil {
 			return nil, fail(lines[fmt.Sprintf("charts[%d]", i)], "charts[%d]: %v", i, err)
+		}
+	}
+	if ls.Crawler != "" {
+		if kind != lab.KindRefresh {
+			return nil, fail(lines["crawler"], "crawler: the crawler view plays a refresh experiment, not one of kind %s", kind)
+		}
+		if !slices.ContainsFunc(ls.Spec.Policies, func(p lab.PolicySpec) bool { return p.Key() == ls.Crawler }) {
+			return nil, fail(lines["crawler"], "crawler: policy %q is not in the lesson's spec (an id, or a copy's label)", ls.Crawler)
 		}
 	}
 	out, rerr := render(body, ls)
