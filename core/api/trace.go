@@ -16,13 +16,17 @@ type TraceRequest struct {
 
 // trace answers a TraceRequest with the lab's trace, or a 400 that names
 // the field at fault: the spec's, as POST /api/run names them, or policy,
-// repeat or maxPages.
+// repeat or maxPages. As a run, it plays only a dataset the client may
+// see, and stops (a 503) once the request's context is done.
 func (rt *Router) trace(req Request) Response {
 	var tr TraceRequest
 	if resp, ok := decode(req.Body, &tr); !ok {
 		return resp
 	}
-	t, err := rt.lab.Trace(tr.Spec, tr.Policy, tr.Repeat, tr.MaxPages)
+	if resp, ok := rt.checkVisible(req.Client, tr.Spec); !ok {
+		return resp
+	}
+	t, err := rt.lab.TraceContext(req.context(), tr.Spec, tr.Policy, tr.Repeat, tr.MaxPages)
 	if err != nil {
 		return specErrorResponse(err)
 	}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"testing"
@@ -77,6 +78,11 @@ func TestTraceRoute(t *testing.T) {
 				t.Errorf("%s: %s", msg, resp.Body)
 			}
 		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if resp := rt.Serve(Request{Method: "POST", Path: "/api/trace", Body: []byte(`{"spec":` + spec + `,"policy":"random"}`), Context: ctx}); resp.Status != 503 {
+		t.Errorf("a trace whose request was cancelled: status %d, want 503: %.200s", resp.Status, resp.Body)
 	}
 	if resp, _ := serve(rt, "GET", "/api/trace", "", ""); resp.Status != 405 {
 		t.Errorf("GET /api/trace: status %d, want 405", resp.Status)

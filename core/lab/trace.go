@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -166,7 +167,14 @@ func (b Bits) Count() int {
 // MaxTracePages pages or MaxTraceCells pages × cycles is a *SpecError
 // naming the field: spec fields as Run names them, and "policy",
 // "repeat" or "maxPages".
-func (l *Lab) Trace(spec Spec, key string, repeat, maxPages int) (tr *Trace, err error) {
+func (l *Lab) Trace(spec Spec, key string, repeat, maxPages int) (*Trace, error) {
+	return l.TraceContext(context.Background(), spec, key, repeat, maxPages)
+}
+
+// TraceContext is Trace that stops with ctx's error once ctx is done
+// (checked before the run and after each cycle), so that a server's
+// request deadline bounds a trace of a long log as it bounds a run.
+func (l *Lab) TraceContext(ctx context.Context, spec Spec, key string, repeat, maxPages int) (tr *Trace, err error) {
 	if spec.Kind != "" && spec.Kind != KindRefresh {
 		return nil, specErr("kind", "a trace plays a refresh experiment's crawl, not one of kind %s", spec.Kind)
 	}
@@ -196,9 +204,16 @@ func (l *Lab) Trace(spec Spec, key string, repeat, maxPages int) (tr *Trace, err
 			count(min(maxPages, len(d.Pages)), "page", "pages"), count(spec.Cycles, "cycle", "cycles"), thousands(cells), thousands(MaxTraceCells),
 			count(max(1, MaxTraceCells/spec.Cycles), "page", "pages"))
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	desc, _ := l.policy(spec.Policies[i].ID)
 	defer func() {
 		if r := recover(); r != nil {
+			if s, ok := r.(stopped); ok {
+				tr, err = nil, s.err
+				return
+			}
 			tr, err = nil, fmt.Errorf("policy %s failed: %v", desc.ID, r)
 		}
 	}()
@@ -207,7 +222,7 @@ func (l *Lab) Trace(spec Spec, key string, repeat, maxPages int) (tr *Trace, err
 	if err != nil {
 		return nil, err
 	}
-	rec := &recorder{d: d, sim: sim, policy: p, max: maxPages}
+	rec := &recorder{ctx: ctx, d: d, sim: sim, policy: p, max: maxPages}
 	sim.Watch = rec.watch
 	sim.After = rec.after
 	cycles := sim.Run(p, spec.Budget, spec.Cycles, nil)
@@ -233,8 +248,13 @@ func (l *Lab) Trace(spec Spec, key string, repeat, maxPages int) (tr *Trace, err
 	return tr, nil
 }
 
+// stopped carries a done context's error out of the simulator, which
+// has no way to stop within a run (recorder.after panics with it).
+type stopped struct{ err error }
+
 // recorder records a trace as the simulator plays it.
 type recorder struct {
+	ctx    context.Context
 	d      *dataset.Dataset
 	sim    *refresh.Sim
 	policy refresh.Policy
@@ -268,6 +288,9 @@ func (r *recorder) watch(p int32, sample, changed bool) {
 
 // after records cycle c, once the policy has made its downloads.
 func (r *recorder) after(c int) {
+	if err := r.ctx.Err(); err != nil {
+		panic(stopped{err})
+	}
 	if c == 0 {
 		r.choose()
 	}

@@ -1,6 +1,7 @@
 package lab_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -436,5 +437,45 @@ func TestTraceJSON(t *testing.T) {
 	}
 	if back.ChangeRatio == nil || *back.ChangeRatio != tr.ChangeRatio {
 		t.Errorf("the repeat's ChangeRatio %v after JSON, %v before", back.ChangeRatio, tr.ChangeRatio)
+	}
+}
+
+// doneAfter is a context that is done (cancelled) from its n+1-th call of
+// Err on, and counts the calls.
+type doneAfter struct {
+	context.Context
+	n, calls int
+}
+
+func (c *doneAfter) Err() error {
+	c.calls++
+	if c.calls > c.n {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestTraceStops checks that a trace stops with the context's error once
+// its context is done: before it starts, and after the cycle in which it
+// became done, not at the end of a long log; and that the lab traces in
+// full afterwards.
+func TestTraceStops(t *testing.T) {
+	l := lab.New()
+	l.AddUpload(longLog(t))
+	spec := lab.Spec{Dataset: lab.DatasetRef{ID: "long-upload"}, Repeats: 1, Policies: ids("change-frequency")}
+	for _, n := range []int{0, 1, 10} {
+		ctx := &doneAfter{Context: context.Background(), n: n}
+		tr, err := l.TraceContext(ctx, spec, "change-frequency", 0, 200)
+		if !errors.Is(err, context.Canceled) || tr != nil {
+			t.Errorf("done after %d checks: trace %v, error %v; want context.Canceled", n, tr != nil, err)
+		}
+		// One check before the run, then one after each cycle: the cycle
+		// that saw the context done is the last played.
+		if ctx.calls != n+1 {
+			t.Errorf("done after %d checks: checked %d times, want %d (it played on)", n, ctx.calls, n+1)
+		}
+	}
+	if tr, err := l.TraceContext(context.Background(), spec, "change-frequency", 0, 200); err != nil || len(tr.Cycles) != 1000 {
+		t.Errorf("a trace afterwards: %v", err)
 	}
 }
