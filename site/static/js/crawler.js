@@ -201,7 +201,7 @@ class CrawlerView {
     this.shown = el('p', { class: 'crawler-shown' });
     this.error = el('p', { class: 'error', role: 'alert', hidden: true });
     this.grid = el('div', { class: 'crawler-grid' });
-    this.counts = el('dl', { class: 'crawler-counts' });
+    this.counts = el('div', { class: 'crawler-counts' });
     this.said = el('p', { class: 'visually-hidden', role: 'status' });
     this.legend = el('ul', { class: 'crawler-legend', 'aria-label': 'What a cell shows' },
       LEGEND.map((l) => el('li', { 'data-state': l.state }, swatch(l.state), el('span', { text: l.label }))));
@@ -338,6 +338,8 @@ class CrawlerView {
     this.shown.textContent = tr.pages.length < tr.dataset.pages ? `Pages shown: ${tr.shown}` : '';
     this.layout();
     this.enable(true);
+    // One cycle (a lesson of a single cycle) has nothing to play.
+    this.play.disabled = this.scrub.disabled = tr.cycles.length < 2;
     this.section.dataset.state = 'ready';
     this.show(Math.min(this.cycle, tr.cycles.length - 1), false);
   }
@@ -430,17 +432,19 @@ class CrawlerView {
     const unit = this.unit;
     const row = (name, value, raw, cls) => [el('dt', { text: name }), el('dd', { class: cls, 'data-value': raw === undefined ? undefined : raw === null ? '' : String(raw) }, value)];
     this.counts.replaceChildren(
-      el('div', { class: 'cycle-head' }, `${unit[0].toUpperCase()}${unit.slice(1)} ${c + 1} of ${this.frames.length}`),
-      ...row('Changed at the source', count(t.changed)),
-      ...row('Out of date before the downloads', `${count(t.outOfDate)} (${count(t.stale)} from before)`),
-      ...row('Downloads', t.samples ? `${count(t.downloads)}, ${count(t.samples)} of them samples` : count(t.downloads)),
-      ...row('Found changed', count(t.found)),
-      ...row('ChangeRatio', f.changeRatio === null ? 'none: nothing downloaded' : `${count(t.found)} / ${count(t.downloads)} = ${fmt(ratio, f.changeRatio)}`, f.changeRatio, 'change-ratio'),
-      ...row('Fresh after the downloads', `${count(t.fresh)} of ${count(n)} pages`),
-      ...row('Freshness', fmt(ratio, f.freshness), f.freshness, 'freshness'),
-      el('div', { class: 'so-far' }, c === 0 ? `Mean over ${unit} 1` : `Mean over ${unit}s 1–${c + 1}`),
-      ...row('ChangeRatio', meanCR === null ? '–' : fmt(ratio, meanCR), meanCR, 'mean-change-ratio'),
-      ...row('Freshness', fmt(ratio, meanFr), meanFr, 'mean-freshness'),
+      el('p', { class: 'cycle-head' }, `${unit[0].toUpperCase()}${unit.slice(1)} ${c + 1} of ${this.frames.length}`),
+      el('dl', {},
+        ...row('Changed at the source', count(t.changed)),
+        ...row('Out of date before the downloads', `${count(t.outOfDate)} (${count(t.stale)} from before)`),
+        ...row('Downloads', t.samples ? `${count(t.downloads)}, ${count(t.samples)} of them samples` : count(t.downloads)),
+        ...row('Found changed', count(t.found)),
+        ...row('ChangeRatio', f.changeRatio === null ? 'none: nothing downloaded' : `${count(t.found)} / ${count(t.downloads)} = ${fmt(ratio, f.changeRatio)}`, f.changeRatio, 'change-ratio'),
+        ...row('Fresh after the downloads', `${count(t.fresh)} of ${count(n)} pages`),
+        ...row('Freshness', fmt(ratio, f.freshness), f.freshness, 'freshness')),
+      el('p', { class: 'so-far' }, c === 0 ? `Mean over ${unit} 1` : `Mean over ${unit}s 1–${c + 1}`),
+      el('dl', {},
+        ...row('ChangeRatio', meanCR === null ? '–' : fmt(ratio, meanCR), meanCR, 'mean-change-ratio'),
+        ...row('Freshness', fmt(ratio, meanFr), meanFr, 'mean-freshness')),
     );
   }
 
