@@ -479,3 +479,16 @@ func TestTraceStops(t *testing.T) {
 		t.Errorf("a trace afterwards: %v", err)
 	}
 }
+
+// BenchmarkTrace measures a trace as the first lesson's crawler view asks
+// for it: one repeat of greedy site sampling on the Jordanian sites (1,140
+// pages, 21 days), every page shown.
+func BenchmarkTrace(b *testing.B) {
+	l := lab.New()
+	spec := lab.Spec{Dataset: lab.DatasetRef{ID: "alqaaideh-jordan"}, Repeats: 20, Policies: ids("random", "site-greedy")}
+	for b.Loop() {
+		if _, err := l.Trace(spec, "site-greedy", 0, lab.DefaultTracePages); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
