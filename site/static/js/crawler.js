@@ -41,11 +41,11 @@ const count = (n) => n.toLocaleString('en-US');
  * (pattern or shape), so that none is told by colour alone.
  */
 const LEGEND = [
-  { state: 'stale', label: 'Changed since the last copy, not downloaded: stale (hatched)' },
-  { state: 'found', label: 'Downloaded and found changed: fresh again (solid blue)' },
-  { state: 'downloaded', label: 'Downloaded this cycle (a dark frame)' },
-  { state: 'sampled', label: 'Sampled: a download that estimates its group (a dot)' },
-  { state: 'fresh', label: 'Fresh: the copy is up to date (pale)' },
+  { state: 'stale', label: 'Stale: changed since the last copy (hatched)' },
+  { state: 'found', label: 'Downloaded, found changed (solid blue)' },
+  { state: 'downloaded', label: 'Downloaded this cycle (a frame)' },
+  { state: 'sampled', label: 'Sampled, to estimate its group (a dot)' },
+  { state: 'fresh', label: 'Fresh copy (pale)' },
 ];
 
 const COLOURS = {
@@ -198,6 +198,9 @@ class CrawlerView {
     this.cycleOut = el('output', { for: `${id}-cycle`, class: 'cycle-of' });
     this.speedBox = el('span', { class: 'speed' }, el('label', { for: `${id}-speed`, text: 'Speed' }), this.speedSel);
     this.stillNote = el('p', { class: 'still-note', hidden: true, text: 'Your device asks for reduced motion: step through the cycles one at a time.' });
+    // The cycle's two numbers beside the controls, in view while the
+    // cells play even where the full counts sit below them.
+    this.now = el('p', { class: 'crawler-now' });
     this.shown = el('p', { class: 'crawler-shown' });
     this.error = el('p', { class: 'error', role: 'alert', hidden: true });
     this.grid = el('div', { class: 'crawler-grid' });
@@ -214,7 +217,7 @@ class CrawlerView {
         el('span', { class: 'transport', role: 'group', 'aria-label': 'Play the cycles' }, this.back, this.play, this.forward),
         this.speedBox,
         el('span', { class: 'scrub' }, el('label', { for: `${id}-cycle`, text: 'Cycle' }), this.scrub, this.cycleOut)),
-      this.stillNote, this.error, this.legend,
+      this.now, this.stillNote, this.error, this.legend,
       el('div', { class: 'crawler-body' }, this.grid, this.counts),
       this.shown, this.said);
     const charts = this.root.querySelector('#charts');
@@ -407,6 +410,9 @@ class CrawlerView {
     this.back.disabled = c === 0;
     this.forward.disabled = c === this.frames.length - 1;
     this.renderCounts(c);
+    const unit = `${this.unit[0].toUpperCase()}${this.unit.slice(1)}`;
+    this.now.replaceChildren(el('strong', { text: `${unit} ${c + 1}` }),
+      ` · ChangeRatio ${f.changeRatio === null ? 'none' : fmt(ratio, f.changeRatio)} · freshness ${fmt(ratio, f.freshness)}`);
     this.section.dataset.cycle = String(c);
     if (said) this.said.textContent = this.sentence(c);
   }
