@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -297,6 +299,41 @@ func TestBrowserCrawlerSizes(t *testing.T) {
 		}
 		tb.shot("crawler-upload-390x844", ".crawler")
 	})
+}
+
+// TestBrowserCrawlerLargeLog reads on the upload page a log too large to
+// show every page of (1,500 pages over 400 days, more page-days than a
+// trace holds): the crawler view shows whole sites, fewer pages than the
+// log has, says so, and still counts every page.
+func TestBrowserCrawlerLargeLog(t *testing.T) {
+	e := setup(t)
+	path := writeFile(t, "large-quiet-log.csv", func(w io.Writer) error {
+		_, err := WriteQuietCrawlLog(w, 1500, 60, 400, 11)
+		return err
+	})
+	tb := e.open(t, "")
+	tb.do(chromedp.EmulateViewport(1280, 900), chromedp.Navigate(Probed(e.url+uploadPath)))
+	tb.do(chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{path}))
+	tb.waitFor("the summary", `!document.getElementById('summary').hidden`)
+	tb.waitRender(0)
+	tb.waitFor("the crawler view", `!!document.querySelector('.crawler')`)
+	evalJS[bool](tb, `(document.querySelector('.crawler').scrollIntoView(), true)`)
+	tb.waitFor("the crawler's trace", `document.querySelector('.crawler').dataset.state === 'ready'`)
+	c := tb.crawler()
+	pages := mustAtoi(t, evalJS[string](tb, `document.querySelector('.crawler').dataset.pages`))
+	asked := evalJS[int](tb, `window.__refreshLab.traceAsked.maxPages`)
+	if pages == 0 || pages > asked || asked*mustAtoi(t, c.Cycles) > lab.MaxTraceCells {
+		t.Errorf("the view shows %d pages of 1,500 over %s days, having asked for at most %d", pages, c.Cycles, asked)
+	}
+	shown := evalJS[string](tb, `document.querySelector('.crawler-shown').textContent`)
+	if !strings.Contains(shown, "of 1,500 pages") || !strings.Contains(shown, "the counts are of every page") {
+		t.Errorf("the view says of the pages shown: %q", shown)
+	}
+	fresh := evalJS[string](tb, `[...document.querySelectorAll('.crawler-counts dt')].find((d) => d.textContent.startsWith('Fresh after')).nextElementSibling.textContent`)
+	if !strings.HasSuffix(fresh, "of 1,500 pages") {
+		t.Errorf("fresh after the downloads: %q, want a count of all 1,500 pages", fresh)
+	}
+	tb.shot("crawler-upload-large-1280x900", ".crawler")
 }
 
 // refreshIDs lists the catalog's refresh policies, which the upload page runs.
