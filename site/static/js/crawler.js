@@ -266,6 +266,7 @@ class CrawlerView {
     this.repeatIn.max = reps;
     if (Number(this.repeatIn.value) > reps) this.repeatIn.value = reps;
     this.section.querySelector('.of').textContent = `of ${count(reps)}`;
+    if (this.trace) this.describe(reps);
   }
 
   /** Asks for the trace once the panel has settled and the view is on screen. */
@@ -335,9 +336,7 @@ class CrawlerView {
     this.section.dataset.cycles = String(tr.cycles.length);
     this.section.dataset.pages = String(n);
     this.section.dataset.budget = String(tr.budget);
-    this.section.querySelector('.crawler-what').textContent =
-      `Repeat ${tr.repeat + 1} of ${count(tr.repeats)} of ${tr.name}, ${unit} by ${unit}: every square is a page, grouped by ${tr.groupBy}. ` +
-      `The table and charts average all ${count(tr.repeats)} repeats; the numbers here are this repeat's.`;
+    this.describe(tr.repeats);
     this.shown.textContent = tr.pages.length < tr.dataset.pages ? `Pages shown: ${tr.shown}` : '';
     this.layout();
     this.enable(true);
@@ -345,6 +344,19 @@ class CrawlerView {
     this.play.disabled = this.scrub.disabled = tr.cycles.length < 2;
     this.section.dataset.state = 'ready';
     this.show(Math.min(this.cycle, tr.cycles.length - 1), false);
+  }
+
+  /**
+   * Says what the view plays. repeats is the panel's: a trace does not
+   * depend on how many repeats the run has, so changing them asks for no
+   * new one.
+   */
+  describe(repeats) {
+    const tr = this.trace;
+    const unit = this.unit;
+    this.section.querySelector('.crawler-what').textContent =
+      `Repeat ${tr.repeat + 1} of ${count(repeats)} of ${tr.name}, ${unit} by ${unit}: every square is a page, grouped by ${tr.groupBy}. ` +
+      `The table and charts average all ${count(repeats)} repeats; the numbers here are this repeat's.`;
   }
 
   /** Lays out a canvas per group, cells sized to the width at hand. */
