@@ -118,7 +118,7 @@ func (e *env) openCrawler(t *testing.T, path string, w, h int64, before ...chrom
 // keyboard user would.
 func (tb *tab) press(sel string) {
 	tb.t.Helper()
-	tb.do(chromedp.Focus(chromedp.CSS(".crawler " + sel)), chromedp.KeyEvent(kb.Enter))
+	tb.do(chromedp.Focus(chromedp.CSS(".crawler "+sel)), chromedp.KeyEvent(kb.Enter))
 }
 
 // TestBrowserCrawler plays the crawler view of the first lesson at a
