@@ -24,7 +24,8 @@
 //	                    which pages changed, were stale, sampled, downloaded, found changed and stale
 //	                    after the cycle, as base64 bitsets over the pages shown, with the cycle's totals,
 //	                    ChangeRatio and freshness; at most lab.MaxTracePages pages and
-//	                    lab.MaxTraceCells pages × cycles, a 400 naming maxPages beyond
+//	                    lab.MaxTraceCells pages × cycles, a 400 naming maxPages beyond; like a run,
+//	                    only of a dataset the client may see, and a 503 once the request's context is done
 //
 // Errors are JSON objects with an "error" message and, where known, where
 // the problem is: "field" for specs, "line" and "column" for files.
