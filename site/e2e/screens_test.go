@@ -27,9 +27,10 @@ var screens = []struct {
 // phone it stays on screen over everything else.
 const maxHeader = 56
 
-// maxLiveRegions is how many live regions a page may have: the engine's
-// state, the panel's headline result, the error boxes. More, and a screen
-// reader talks over itself at every press.
+// maxLiveRegions is how many live regions a page may show: the engine's
+// state, the panel's headline result, the crawler view's, the upload's
+// hash check. More, and a screen reader talks over itself at every press.
+// (An error box, hidden until there is an error, says nothing till then.)
 const maxLiveRegions = 5
 
 // axeScript is axe-core's browser build, which make test-browser
@@ -78,9 +79,9 @@ const overflowJS = `(() => {
 
 // liveJS lists the page's live regions: what a screen reader announces
 // when it changes (an <output> is a status unless told aria-live="off"),
-// outside what is hidden from it.
+// outside what is hidden from it or not shown at all.
 const liveJS = `[...document.querySelectorAll('[aria-live], [role=status], [role=alert], [role=log], output')]
-  .filter((e) => (e.getAttribute('aria-live') || 'polite') !== 'off' && !e.closest('[aria-hidden=true]'))
+  .filter((e) => (e.getAttribute('aria-live') || 'polite') !== 'off' && !e.closest('[aria-hidden=true], [hidden]'))
   .map((e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + e.className : ''))`
 
 // TestBrowserScreens opens every page at each of the screens and checks
@@ -197,7 +198,7 @@ func (tb *tab) checkBar(at string) {
   const figs = [...document.querySelectorAll('#charts figure.chart')];
   figs.forEach((f, i) => {
     f.scrollIntoView({ block: 'center' });
-    const on = [...document.querySelectorAll('input[type=range]')].some((r) => {
+    const on = [...document.querySelectorAll('.control input[type=range]')].some((r) => {
       const b = r.getBoundingClientRect();
       return r.checkVisibility() && b.height > 0 && b.top >= 0 && b.bottom <= innerHeight;
     });
@@ -211,13 +212,14 @@ func (tb *tab) checkBar(at string) {
 	}
 }
 
-// checkSliders focuses each slider of the lesson's panel with Tab (from
-// the element before it) and checks that it and the first chart are then
-// on screen, below the sticky header: the chart's whole height, or all of
-// the screen below the slider when it is taller.
+// checkSliders focuses each slider of the lesson's controls with Tab
+// (from the element before it) and checks that it and the first chart
+// are then on screen, below the sticky header: the chart's whole height,
+// or all of the screen below the slider when it is taller. (The crawler
+// view's cycle slider moves the crawler, not the charts.)
 func (tb *tab) checkSliders(at string) {
 	tb.t.Helper()
-	ids := evalJS[[]string](tb, `[...document.querySelectorAll('#experiment input[type=range]')].map((r) => r.id)`)
+	ids := evalJS[[]string](tb, `[...document.querySelectorAll('#controls input[type=range]')].map((r) => r.id)`)
 	if len(ids) == 0 {
 		return
 	}
