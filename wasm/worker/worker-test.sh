@@ -6,7 +6,7 @@
 # charts, and each kind of request's CPU and wall time.
 set -eu
 cd "$(dirname "$0")"
-[ -x node_modules/.bin/wrangler ] || npm ci --no-audit --no-fund
+[ -x node_modules/.bin/wrangler ] || npm ci --ignore-scripts --no-audit --no-fund
 PORT=${WORKER_PORT:-8788}
 state=$(mktemp -d)
 log=$state/wrangler.log
