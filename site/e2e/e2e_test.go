@@ -962,14 +962,22 @@ func TestBrowserServerEngine(t *testing.T) {
 		}
 		t.Logf("the engines' /api/run results agree; %d numbers differ in the last bits (ages, as core/synth documents)", inexact)
 	}
-	posts := 0
+	posts, charts := 0, 0
 	for _, r := range e.rec.Since(mark) {
 		if r.Method == http.MethodPost && r.Path == "/api/run" {
 			posts++
 		}
+		if r.Method == http.MethodPost && r.Path == "/api/chart" {
+			// Each chart is asked for once, by its spec, and drawn: no
+			// 404 for an id a server no longer holds, and no retry.
+			charts++
+			if r.Status != 200 {
+				t.Errorf("with ?engine=server POST /api/chart answered %d", r.Status)
+			}
+		}
 	}
-	if posts == 0 {
-		t.Error("with ?engine=server no POST /api/run reached the server")
+	if posts == 0 || charts == 0 {
+		t.Errorf("with ?engine=server %d POST /api/run and %d POST /api/chart reached the server", posts, charts)
 	}
 	st.shot("08-server-engine", "#experiment")
 }
