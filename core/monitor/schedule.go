@@ -18,22 +18,22 @@ type Task struct {
 	Fetch         float64
 }
 
-// Run is a task as scheduled: started at Start ≥ Release on monitoring
+// Placed is a task as scheduled: started at Start ≥ Release on monitoring
 // process Monitor, which it holds until Start + Fetch.
-type Run struct {
+type Placed struct {
 	Task
 	Start   float64
 	Monitor int32
 }
 
 // Delay returns Start − Release, the delay d_i of §4.
-func (r Run) Delay() float64 { return r.Start - r.Release }
+func (r Placed) Delay() float64 { return r.Start - r.Release }
 
 // Schedule is the outcome of scheduling an epoch's tasks: the runs, in the
 // order they were placed, and the tasks lost because no process could start
 // them within the epoch.
 type Schedule struct {
-	Runs []Run
+	Runs []Placed
 	Lost []Task
 }
 
@@ -128,7 +128,7 @@ func (List) Schedule(tasks []Task, free []float64, horizon float64, _ *rand.Rand
 // (ties to the lower process), at max(release, free); a task that would
 // start after horizon is lost.
 func inOrder(order []Task, free []float64, horizon float64) Schedule {
-	s := Schedule{Runs: make([]Run, 0, len(order))}
+	s := Schedule{Runs: make([]Placed, 0, len(order))}
 	for _, t := range order {
 		m := 0
 		for k := range free {
@@ -141,7 +141,7 @@ func inOrder(order []Task, free []float64, horizon float64) Schedule {
 			s.Lost = append(s.Lost, t)
 			continue
 		}
-		s.Runs = append(s.Runs, Run{Task: t, Start: start, Monitor: int32(m)})
+		s.Runs = append(s.Runs, Placed{Task: t, Start: start, Monitor: int32(m)})
 		free[m] = start + t.Fetch
 	}
 	return s

@@ -60,7 +60,7 @@ func TestScheduleInvariants(t *testing.T) {
 				t.Fatalf("%s, trial %d: the runs and the lost are not the tasks", sc.name, trial)
 			}
 			end := slices.Clone(initial)
-			perMonitor := make([][]Run, M)
+			perMonitor := make([][]Placed, M)
 			for _, r := range s.Runs {
 				switch {
 				case r.Start < r.Release:
@@ -74,7 +74,7 @@ func TestScheduleInvariants(t *testing.T) {
 				end[r.Monitor] = max(end[r.Monitor], r.Start+r.Fetch)
 			}
 			for m, rs := range perMonitor {
-				slices.SortFunc(rs, func(a, b Run) int { return cmp.Compare(a.Start, b.Start) })
+				slices.SortFunc(rs, func(a, b Placed) int { return cmp.Compare(a.Start, b.Start) })
 				for k := 1; k < len(rs); k++ {
 					if rs[k].Start < rs[k-1].Start+rs[k-1].Fetch {
 						t.Fatalf("%s, trial %d: process %d runs two tasks at once: [%v, %v) and from %v", sc.name, trial, m, rs[k-1].Start, rs[k-1].Start+rs[k-1].Fetch, rs[k].Start)
@@ -248,7 +248,7 @@ func TestScheduledRIR(t *testing.T) {
 	for _, c := range []struct {
 		start, want float64
 	}{{1, 0.5}, {1.9, 0.5}, {2, 0.25}} {
-		if got := ScheduledRIR(in, Schedule{Runs: []Run{{Task: task, Start: c.start}}}); got != c.want {
+		if got := ScheduledRIR(in, Schedule{Runs: []Placed{{Task: task, Start: c.start}}}); got != c.want {
 			t.Errorf("run at %v: %v, want %v", c.start, got, c.want)
 		}
 	}
