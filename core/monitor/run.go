@@ -90,10 +90,11 @@ type Experiment struct {
 	// Budget is C, the monitoring tasks of an epoch.
 	Budget  int
 	Repeats int
-	// Tracking, Epochs, Reallocate and Window are as in Config. With no
-	// tracking phase the policies plan from the true ρ (the setting of
-	// §5.2–5.4); a replayed log needs a tracking phase.
+	// Tracking, Epochs, Reallocate, Window and ChangeTimes are as in
+	// Config. With no tracking phase the policies plan from the true ρ
+	// (the setting of §5.2–5.4); a replayed log needs a tracking phase.
 	Tracking, Epochs, Reallocate, Window int
+	ChangeTimes                          bool
 	// Scheduler is "" (every task runs at its instant), SchedulerList or
 	// SchedulerAlphaPoint; Monitors is M, and Capacity the documents of the
 	// mean size the M processes fetch in an epoch between them (§5.6's
@@ -170,7 +171,7 @@ func Run(d Data, x Experiment, seed uint64) (*Report, error) {
 		}
 		pols[k] = desc.Policy
 	}
-	cfg := Config{Budget: x.Budget, Tracking: x.Tracking, Epochs: x.Epochs, Reallocate: x.Reallocate, Window: x.Window}
+	cfg := Config{Budget: x.Budget, Tracking: x.Tracking, Epochs: x.Epochs, Reallocate: x.Reallocate, Window: x.Window, ChangeTimes: x.ChangeTimes}
 	if x.Tracking == 0 {
 		cfg.Known = in.Rho
 	}

@@ -100,6 +100,16 @@ type Config struct {
 	// estimate keeps (§5.5: "five times in the last 10 monitoring
 	// instants" gives 0.5); 0 keeps them all. At most 64.
 	Window int
+	// ChangeTimes says what a monitor learns of its page. False: whether
+	// the page changed since its previous monitoring, all a monitor that
+	// compares contents can tell; the outcome is recorded for the task's
+	// instant, so after a span without monitors that instant's estimate is
+	// biased up. True: whether the page changed at the task's own instant,
+	// as a monitor that reads the time of the last change (a Last-Modified
+	// header, a dated entry) can tell; every estimate is then the share of
+	// the instant's own outcomes. §5.5 re-estimates "those update instants
+	// which get monitored" from their outcomes and does not say which.
+	ChangeTimes bool
 	// Scheduler, when not nil, places each epoch's tasks on Monitors
 	// processes, fetching page i taking Fetch[i] (§4); tasks run late or
 	// are lost. When nil every task runs at its instant.
@@ -344,7 +354,11 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 					r.HitCount++
 				}
 				if !settle && prev[i] >= since {
-					est.observe(i, int(pr.j), seen[i])
+					changed := seen[i]
+					if cfg.ChangeTimes {
+						_, changed = slices.BinarySearch(cs[:a], pr.j)
+					}
+					est.observe(i, int(pr.j), changed)
 				}
 				seen[i], prev[i] = false, float64(e)+pr.t/in.T
 			}

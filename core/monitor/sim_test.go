@@ -235,3 +235,39 @@ func TestSimulateRefusesBadConfigs(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// What a monitor learns decides the bias of re-estimation. Under uniform
+// allocation (its instants chosen without looking at ρ), re-allocated every
+// epoch from the truth: a monitor that reads the time of the last change
+// keeps the estimates unbiased (Σ(ρ̂ − ρ) within four standard errors of
+// 0), and one that only sees whether the page changed since its previous
+// monitoring biases them up (more than four standard errors above 0).
+func TestChangeTimesUnbiased(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 16))
+	in := randInstance(rng, 8, 24)
+	for _, changeTimes := range []bool{true, false} {
+		var d []float64
+		for run := range 400 {
+			res, err := Simulate(in, Coins(in.Rho), Config{Policy: Share{}, Budget: 40, Known: in.Rho, Epochs: 4, Reallocate: 1, ChangeTimes: changeTimes},
+				rand.New(rand.NewPCG(uint64(run), 5)), rand.New(rand.NewPCG(uint64(run), 6)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var x float64
+			for i, row := range res.Estimate {
+				for j, r := range row {
+					x += r - in.Rho[i][j]
+				}
+			}
+			d = append(d, x)
+		}
+		s := stat.Summarize(d)
+		se := s.SD / math.Sqrt(float64(s.N))
+		if changeTimes && math.Abs(s.Mean) > 4*se {
+			t.Errorf("change times: Σ(ρ̂ − ρ) averages %v ± %v, want 0", s.Mean, se)
+		}
+		if !changeTimes && !(s.Mean > 4*se) {
+			t.Errorf("changes since the last monitoring: Σ(ρ̂ − ρ) averages %v ± %v, want it biased up", s.Mean, se)
+		}
+	}
+}
