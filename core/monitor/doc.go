@@ -28,9 +28,19 @@
 // within the epoch is lost (ScheduledRIR credits the tasks as they run).
 //
 // Re-allocation (§5.5): Simulate runs a tracking phase that monitors every
-// instant, re-estimates ρ from what the monitors see and re-allocates every
-// k epochs. FromEvents turns a change-event log into epochs of time slots
-// (hour of day, hour of week) to replay.
+// instant, re-estimates ρ from what the monitors see (whether the page
+// changed since its previous monitoring, or with Config.ChangeTimes at the
+// task's own instant) and re-allocates every k epochs. FromEvents turns a
+// change-event log into epochs of time slots (hour of day, hour of week)
+// to replay.
+//
+// Run is the one call an experiment needs: Data (an instance whose Rho is
+// the truth, as a generator gives it, or a Replay's instance and recorded
+// changes), an Experiment (policy ids of Descriptors, the budget, repeats,
+// tracking, epochs, re-allocation, a scheduler) and a seed give a Report:
+// for each policy every metric of Metrics as a mean over repeats with its
+// 95% interval, per-epoch series and the allocation per page, and the
+// instance's facts (Σλ, Σ W·λ, AppendixARatio).
 //
 // Every result is a function of the inputs and the *rand.Rand passed in,
 // and is the same to the last bit natively and in WebAssembly: only

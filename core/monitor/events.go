@@ -65,6 +65,9 @@ func FromEvents(d *dataset.Dataset, o EventOptions) (*Replay, error) {
 	if !(o.Slot >= 1e-9 && o.Slot <= 4e9) || o.Slots < 1 || o.Slots > 1<<20 {
 		return nil, fmt.Errorf("monitor: from events: slots of %v s, %d an epoch: expected a slot between 1 ns and 4e9 s, and 1 to %d slots", o.Slot, o.Slots, 1<<20)
 	}
+	if o.Slot*float64(o.Slots) > 4e9 {
+		return nil, fmt.Errorf("monitor: from events: %d slots of %v s make an epoch of %v s: expected at most 4e9 s", o.Slots, o.Slot, o.Slot*float64(o.Slots))
+	}
 	if math.IsNaN(o.Phase) || math.IsInf(o.Phase, 0) {
 		return nil, fmt.Errorf("monitor: from events: phase %v: expected a finite number of seconds", o.Phase)
 	}

@@ -13,22 +13,29 @@ import (
 // start + (j+1)·Slot] of its epoch, merges two changes in one slot, starts
 // epoch 0 at the first epoch boundary after the window's start (Phase) and
 // leaves out the tail after the last whole epoch.
-func TestFromEvents(t *testing.T) {
-	const log = "url,ts,event\n" +
-		"https://x.example/a,2024-01-01T00:00:00Z,start\n" +
-		"https://x.example/b,2024-01-01T00:00:00Z,start\n" +
-		"https://x.example/a,2024-01-01T05:30:00Z,change\n" + // epoch 0, slot 5
-		"https://x.example/a,2024-01-01T05:45:00Z,change\n" + // the same slot (and merged by the reader)
-		"https://x.example/b,2024-01-01T10:00:00Z,change\n" + // the end of slot 9
-		"https://x.example/a,2024-01-02T05:10:00Z,change\n" + // epoch 1, slot 5
-		"https://x.example/a,2024-01-02T23:59:00Z,change\n" + // epoch 1, slot 23
-		"https://x.example/b,2024-01-03T07:00:00Z,change\n" // epoch 2: not whole, left out
+// testLog reads eventsLog in hourly cycles over 60 hours.
+func testLog(t testing.TB) *dataset.Dataset {
 	day := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	d, _, err := dataset.ReadEventLog(strings.NewReader(log), dataset.EventLogOptions{
+	d, _, err := dataset.ReadEventLog(strings.NewReader(eventsLog), dataset.EventLogOptions{
 		CycleLength: 3600, Start: day, End: day.Add(60 * time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return d
+}
+
+const eventsLog = "url,ts,event\n" +
+	"https://x.example/a,2024-01-01T00:00:00Z,start\n" +
+	"https://x.example/b,2024-01-01T00:00:00Z,start\n" +
+	"https://x.example/a,2024-01-01T05:30:00Z,change\n" + // epoch 0, slot 5
+	"https://x.example/a,2024-01-01T05:45:00Z,change\n" + // the same slot (and merged by the reader)
+	"https://x.example/b,2024-01-01T10:00:00Z,change\n" + // the end of slot 9
+	"https://x.example/a,2024-01-02T05:10:00Z,change\n" + // epoch 1, slot 5
+	"https://x.example/a,2024-01-02T23:59:00Z,change\n" + // epoch 1, slot 23
+	"https://x.example/b,2024-01-03T07:00:00Z,change\n" // epoch 2: not whole, left out
+
+func TestFromEvents(t *testing.T) {
+	d := testLog(t)
 	r, err := FromEvents(d, EventOptions{Slot: 3600, Slots: 24})
 	if err != nil {
 		t.Fatal(err)
@@ -67,4 +74,45 @@ func TestFromEvents(t *testing.T) {
 			t.Errorf("options %+v accepted", o)
 		}
 	}
+}
+
+// Whatever the slots and phase, FromEvents either refuses them or cuts the
+// log into whole epochs within its window, each page's changes ascending,
+// distinct and within the epoch's slots, no more of them than the log has.
+func FuzzFromEvents(f *testing.F) {
+	f.Add(3600.0, 24, 0.0)
+	f.Add(3600.0, 24, 10800.0)
+	f.Add(1800.0, 5, -7.5)
+	f.Add(7200.0, 1, 1e12)
+	d := testLog(f)
+	changes := 0
+	for _, ch := range d.Truth.Changed {
+		changes += len(ch)
+	}
+	f.Fuzz(func(t *testing.T, slot float64, slots int, phase float64) {
+		r, err := FromEvents(d, EventOptions{Slot: slot, Slots: slots, Phase: phase})
+		if err != nil {
+			return
+		}
+		if r.Instance.Validate() != nil || len(r.Instance.Times) != slots {
+			t.Fatalf("slot %v × %d: instance %+v", slot, slots, r.Instance)
+		}
+		if span := 60 * 3600.0; r.Offset < 0 || r.Offset+float64(len(r.Changed))*r.Instance.T > span*(1+1e-9) {
+			t.Fatalf("slot %v × %d, phase %v: offset %v and %d epochs of %v s exceed the window", slot, slots, phase, r.Offset, len(r.Changed), r.Instance.T)
+		}
+		n := 0
+		for _, pages := range r.Changed {
+			for _, js := range pages {
+				for k, j := range js {
+					if j < 0 || int(j) >= slots || k > 0 && js[k-1] >= j {
+						t.Fatalf("slot %v × %d: changes %v", slot, slots, js)
+					}
+				}
+				n += len(js)
+			}
+		}
+		if n > changes {
+			t.Fatalf("%d changes from a log of %d", n, changes)
+		}
+	})
 }
