@@ -55,10 +55,18 @@ func checkPlan(in *Instance, budget int) error {
 // analysis (Fox 1966, the paper's reference [7]) is optimal: give each task
 // in turn to the page whose next task gains most, W_i times its largest
 // ρ not yet monitored; the instants so chosen are the y_{i,j}. Ties go to
-// the lower page, then the lower instant. A task that would gain nothing
-// (ρ = 0 or W = 0) is not spent: when C exceeds the instants worth
-// monitoring, the allocation uses fewer than C tasks (the paper assumes
-// "all used up", which only adds monitors that return nothing).
+// the lower page, then the lower instant.
+//
+// The paper assumes the C tasks "are all used up". When C exceeds the
+// instants worth monitoring (W·ρ > 0), the tasks left gain nothing by the
+// plan's ρ, and any place for them is optimal; CAM spreads them as
+// weighted uniform spreads its tasks, over the instants not yet monitored
+// of the pages with W > 0: a largest-remainder split in proportion to W_i
+// (ties to the lower page), each page's share evenly over its free
+// instants in the middle of their runs (Spread with phase ½). When ρ is a
+// tracking phase's estimate, its zeros are often only unobserved changes,
+// and these tasks are what observes them again (§5.5). Only when every
+// instant of every page with W > 0 is monitored does CAM use fewer than C.
 type CAM struct{}
 
 // Allocate implements Policy.
@@ -115,10 +123,47 @@ func (CAM) Allocate(in *Instance, budget int, _ *rand.Rand) (Allocation, error) 
 		}
 		siftDown(h, 0, before)
 	}
+	if left := budget - a.Tasks(); left > 0 {
+		spendLeft(in, a, left)
+	}
 	for _, js := range a {
 		slices.Sort(js)
 	}
 	return a, nil
+}
+
+// spendLeft adds left tasks to a on instants it does not monitor, as CAM
+// documents.
+func spendLeft(in *Instance, a Allocation, left int) {
+	n, p := in.Pages(), in.Instants()
+	free := make([][]int32, n)
+	limit := make([]int, n)
+	order := make([]int, n)
+	used := make([]bool, p)
+	for i := range n {
+		order[i] = i
+		if in.Weight[i] == 0 {
+			continue
+		}
+		clear(used)
+		for _, j := range a[i] {
+			used[j] = true
+		}
+		for j := range p {
+			if !used[j] {
+				free[i] = append(free[i], int32(j))
+			}
+		}
+		limit[i] = len(free[i])
+	}
+	x := make([]int, n)
+	var scratch []apportion.Portion
+	apportion.Split(left, order, in.Weight, limit, x, &scratch)
+	for i, xi := range x {
+		for _, k := range Spread(xi, len(free[i]), 0.5) {
+			a[i] = append(a[i], free[i][k])
+		}
+	}
 }
 
 // siftDown restores the heap order below position k.

@@ -97,15 +97,19 @@ func TestCAMMatchesBruteForce(t *testing.T) {
 	}
 }
 
-// CAM spends a task only where it gains: with a budget beyond the cells
-// worth monitoring it uses just those, and each larger budget keeps the
-// smaller budget's tasks (the greedy is nested), so its RIR never falls.
-func TestCAMSpendsOnlyWhereItGains(t *testing.T) {
+// CAM spends every task (§3.1: "all used up"): the cells worth monitoring
+// first, nested as the budget grows (the greedy keeps the smaller budget's
+// choices), so its RIR never falls; only then the others, and only on
+// pages of positive weight.
+func TestCAMSpendsEveryTask(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 1))
 	for range 20 {
 		in := randInstance(rng, 6, 10)
-		worth := 0
+		worth, room := 0, 0
 		for i, row := range in.Rho {
+			if in.Weight[i] > 0 {
+				room += len(row)
+			}
 			for _, r := range row {
 				if in.Weight[i]*r > 0 {
 					worth++
@@ -118,17 +122,58 @@ func TestCAMSpendsOnlyWhereItGains(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := min(c, worth); a.Tasks() != want {
-				t.Fatalf("C = %d: %d tasks, want %d (%d cells worth monitoring)", c, a.Tasks(), want, worth)
+			checkAllocation(t, in, a)
+			if want := min(c, room); a.Tasks() != want {
+				t.Fatalf("C = %d: %d tasks, want %d (%d cells on pages of positive weight)", c, a.Tasks(), want, room)
+			}
+			got := 0
+			for i, js := range a {
+				for _, j := range js {
+					if in.Weight[i] == 0 {
+						t.Fatalf("C = %d: a task on page %d of weight 0", c, i)
+					}
+					if in.Rho[i][j] > 0 {
+						got++
+					}
+				}
+			}
+			if got != min(c, worth) {
+				t.Fatalf("C = %d: %d cells worth monitoring used, want %d", c, got, min(c, worth))
 			}
 			for i := range prev {
 				for _, j := range prev[i] {
-					if !slices.Contains(a[i], j) {
+					if in.Rho[i][j] > 0 && !slices.Contains(a[i], j) {
 						t.Fatalf("C = %d drops page %d's instant %d that C − 1 monitored", c, i, j)
 					}
 				}
 			}
 			prev = a
+		}
+	}
+}
+
+// With nothing worth monitoring, CAM's tasks go as weighted uniform's
+// would with equal weights: ⌊C/n⌋ or ⌈C/n⌉ a page (the extra ones to the
+// lower pages), each page's evenly in the middle of its runs.
+func TestCAMSpreadsWhatGainsNothing(t *testing.T) {
+	const n, p = 3, 12
+	in := &Instance{T: 1, Times: UniformTimes(1, p), Weight: []float64{1, 1, 1}, Rho: make([][]float64, n)}
+	for i := range in.Rho {
+		in.Rho[i] = make([]float64, p)
+	}
+	for c := 0; c <= n*p; c++ {
+		a, err := CAM{}.Allocate(in, c, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, js := range a {
+			x := c / n
+			if i < c%n {
+				x++
+			}
+			if want := Spread(x, p, 0.5); !slices.Equal(js, want) {
+				t.Fatalf("C = %d, page %d: instants %v, want %v", c, i, js, want)
+			}
 		}
 	}
 }
