@@ -3,6 +3,7 @@ package monitor
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 
@@ -54,8 +55,14 @@ func checkPlan(in *Instance, budget int) error {
 // non-increasing increments. For such problems the greedy of marginal
 // analysis (Fox 1966, the paper's reference [7]) is optimal: give each task
 // in turn to the page whose next task gains most, W_i times its largest
-// ρ not yet monitored; the instants so chosen are the y_{i,j}. Ties go to
-// the lower page, then the lower instant.
+// ρ not yet monitored; the instants so chosen are the y_{i,j}. Ties
+// between pages go to the lower page. Ties between a page's instants (a
+// flat stretch of its profile, or a uniform one) leave RIR the same
+// whichever is taken, but not what is returned under complete loss: tasks
+// bunched at the start of a flat stretch return little of its later
+// changes. So among equal ρ a page's instants are taken in bit-reversed
+// order of their index (0, p/2, p/4, 3p/4, … for p a power of two), whose
+// every prefix is spread evenly over the epoch.
 //
 // The paper assumes the C tasks "are all used up". When C exceeds the
 // instants worth monitoring (W·ρ > 0), the tasks left gain nothing by the
@@ -74,7 +81,7 @@ func (CAM) Allocate(in *Instance, budget int, _ *rand.Rand) (Allocation, error) 
 	if err := checkPlan(in, budget); err != nil {
 		return nil, err
 	}
-	n := in.Pages()
+	n, p := in.Pages(), in.Instants()
 	// Each page's instants worth monitoring, largest ρ first.
 	order := make([][]int32, n)
 	for i := range n {
@@ -92,7 +99,7 @@ func (CAM) Allocate(in *Instance, budget int, _ *rand.Rand) (Allocation, error) 
 			if c := cmp.Compare(row[b], row[a]); c != 0 {
 				return c
 			}
-			return cmp.Compare(a, b)
+			return cmp.Compare(bitReversed(a, p), bitReversed(b, p))
 		})
 		order[i] = js
 	}
@@ -164,6 +171,14 @@ func spendLeft(in *Instance, a Allocation, left int) {
 			a[i] = append(a[i], free[i][k])
 		}
 	}
+}
+
+// bitReversed returns j's bits, as many as index p − 1 needs, in reverse
+// order: distinct for distinct j < p, and ordering 0, …, p−1 so that any
+// first 2^k of a power-of-two p are evenly spaced.
+func bitReversed(j int32, p int) uint32 {
+	k := bits.Len(uint(max(p-1, 1)))
+	return bits.Reverse32(uint32(j)) >> (32 - k)
 }
 
 // siftDown restores the heap order below position k.

@@ -331,3 +331,37 @@ func TestAllocateRefusesBadPlans(t *testing.T) {
 		}
 	}
 }
+
+// Among instants of equal ρ CAM takes them spread out: on a flat profile
+// of a power-of-two number of instants its x tasks are evenly spaced for
+// every x that is a power of two, and for any x no gap (around the epoch)
+// exceeds twice the even one.
+func TestCAMSpreadsTies(t *testing.T) {
+	for _, p := range []int{16, 480} {
+		in := &Instance{T: 1, Times: UniformTimes(1, p), Weight: []float64{1}, Rho: [][]float64{make([]float64, p)}}
+		for j := range p {
+			in.Rho[0][j] = 0.01
+		}
+		for x := 1; x <= p; x++ {
+			a, err := CAM{}.Allocate(in, x, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			js := a[0]
+			if p == 16 && x&(x-1) == 0 {
+				if want := Spread(x, p, 0); !slices.Equal(js, want) {
+					t.Fatalf("p = %d, x = %d: %v, want %v", p, x, js, want)
+				}
+			}
+			for k := range js {
+				gap := int(js[(k+1)%len(js)]) - int(js[k])
+				if gap <= 0 {
+					gap += p
+				}
+				if limit := 2 * ((p + x - 1) / x); gap > limit {
+					t.Fatalf("p = %d, x = %d: gap %d after instant %d exceeds %d: %v", p, x, gap, js[k], limit, js)
+				}
+			}
+		}
+	}
+}
