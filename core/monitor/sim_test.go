@@ -178,9 +178,20 @@ func TestRealisedMatchesExpected(t *testing.T) {
 func TestTrackingEstimateUnbiased(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 15))
 	in := randInstance(rng, 10, 12)
+	mean, se := estimateBias(t, in, Config{Policy: CAM{}, Budget: 10, Tracking: 3, Epochs: 1}, 500)
+	if math.Abs(mean) > 4*se {
+		t.Errorf("Σ(ρ̂ − ρ) averages %v ± %v", mean, se)
+	}
+}
+
+// estimateBias runs cfg on in runs times and returns the mean over runs of
+// Σ_ij (ρ̂_ij − ρ_ij), the last plan's estimates against the truth, with
+// its standard error.
+func estimateBias(t *testing.T, in *Instance, cfg Config, runs int) (mean, se float64) {
+	t.Helper()
 	var d []float64
-	for run := range 500 {
-		res, err := Simulate(in, Coins(in.Rho), Config{Policy: CAM{}, Budget: 10, Tracking: 3, Epochs: 1}, rand.New(rand.NewPCG(uint64(run), 3)), nil)
+	for run := range runs {
+		res, err := Simulate(in, Coins(in.Rho), cfg, rand.New(rand.NewPCG(uint64(run), 3)), rand.New(rand.NewPCG(uint64(run), 4)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,9 +204,7 @@ func TestTrackingEstimateUnbiased(t *testing.T) {
 		d = append(d, x)
 	}
 	s := stat.Summarize(d)
-	if se := s.SD / math.Sqrt(float64(s.N)); math.Abs(s.Mean) > 4*se {
-		t.Errorf("Σ(ρ̂ − ρ) averages %v ± %v", s.Mean, se)
-	}
+	return s.Mean, s.SD / math.Sqrt(float64(s.N))
 }
 
 func TestSimulateRefusesBadConfigs(t *testing.T) {
@@ -246,28 +255,12 @@ func TestChangeTimesUnbiased(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 16))
 	in := randInstance(rng, 8, 24)
 	for _, changeTimes := range []bool{true, false} {
-		var d []float64
-		for run := range 400 {
-			res, err := Simulate(in, Coins(in.Rho), Config{Policy: Share{}, Budget: 40, Known: in.Rho, Epochs: 4, Reallocate: 1, ChangeTimes: changeTimes},
-				rand.New(rand.NewPCG(uint64(run), 5)), rand.New(rand.NewPCG(uint64(run), 6)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var x float64
-			for i, row := range res.Estimate {
-				for j, r := range row {
-					x += r - in.Rho[i][j]
-				}
-			}
-			d = append(d, x)
+		mean, se := estimateBias(t, in, Config{Policy: Share{}, Budget: 40, Known: in.Rho, Epochs: 4, Reallocate: 1, ChangeTimes: changeTimes}, 400)
+		if changeTimes && math.Abs(mean) > 4*se {
+			t.Errorf("change times: Σ(ρ̂ − ρ) averages %v ± %v, want 0", mean, se)
 		}
-		s := stat.Summarize(d)
-		se := s.SD / math.Sqrt(float64(s.N))
-		if changeTimes && math.Abs(s.Mean) > 4*se {
-			t.Errorf("change times: Σ(ρ̂ − ρ) averages %v ± %v, want 0", s.Mean, se)
-		}
-		if !changeTimes && !(s.Mean > 4*se) {
-			t.Errorf("changes since the last monitoring: Σ(ρ̂ − ρ) averages %v ± %v, want it biased up", s.Mean, se)
+		if !changeTimes && !(mean > 4*se) {
+			t.Errorf("changes since the last monitoring: Σ(ρ̂ − ρ) averages %v ± %v, want it biased up", mean, se)
 		}
 	}
 }
