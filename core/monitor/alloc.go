@@ -1,7 +1,6 @@
 package monitor
 
 import (
-	"cmp"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -82,8 +81,17 @@ func (CAM) Allocate(in *Instance, budget int, _ *rand.Rand) (Allocation, error) 
 		return nil, err
 	}
 	n, p := in.Pages(), in.Instants()
-	// Each page's instants worth monitoring, largest ρ first.
-	order := make([][]int32, n)
+	// Each page's instants worth monitoring in a max-heap, largest ρ first
+	// (ties by bit-reversed index): built in linear time and popped only as
+	// far as the budget reaches, so a page's instants are never all sorted.
+	rev := make([]uint32, p)
+	for j := range rev {
+		rev[j] = bitReversed(int32(j), p)
+	}
+	first := func(row []float64) func(a, b int32) bool {
+		return func(a, b int32) bool { return row[a] > row[b] || row[a] == row[b] && rev[a] < rev[b] }
+	}
+	cand := make([][]int32, n)
 	for i := range n {
 		if in.Weight[i] == 0 {
 			continue
@@ -95,24 +103,21 @@ func (CAM) Allocate(in *Instance, budget int, _ *rand.Rand) (Allocation, error) 
 				js = append(js, int32(j))
 			}
 		}
-		slices.SortFunc(js, func(a, b int32) int {
-			if c := cmp.Compare(row[b], row[a]); c != 0 {
-				return c
-			}
-			return cmp.Compare(bitReversed(a, p), bitReversed(b, p))
-		})
-		order[i] = js
+		f := first(row)
+		for k := len(js)/2 - 1; k >= 0; k-- {
+			siftDown(js, k, f)
+		}
+		cand[i] = js
 	}
 	// A max-heap of pages by the gain of their next task.
-	next := make([]int, n)
-	gain := func(i int32) float64 { return in.Weight[i] * in.Rho[i][order[i][next[i]]] }
+	gain := func(i int32) float64 { return in.Weight[i] * in.Rho[i][cand[i][0]] }
 	before := func(a, b int32) bool {
 		ga, gb := gain(a), gain(b)
 		return ga > gb || ga == gb && a < b
 	}
 	h := make([]int32, 0, n)
 	for i := range n {
-		if len(order[i]) > 0 {
+		if len(cand[i]) > 0 {
 			h = append(h, int32(i))
 		}
 	}
@@ -122,9 +127,13 @@ func (CAM) Allocate(in *Instance, budget int, _ *rand.Rand) (Allocation, error) 
 	a := make(Allocation, n)
 	for t := 0; t < budget && len(h) > 0; t++ {
 		i := h[0]
-		a[i] = append(a[i], order[i][next[i]])
-		next[i]++
-		if next[i] == len(order[i]) {
+		js := cand[i]
+		a[i] = append(a[i], js[0])
+		js[0] = js[len(js)-1]
+		js = js[:len(js)-1]
+		siftDown(js, 0, first(in.Rho[i]))
+		cand[i] = js
+		if len(js) == 0 {
 			h[0] = h[len(h)-1]
 			h = h[:len(h)-1]
 		}
