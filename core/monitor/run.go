@@ -95,8 +95,8 @@ type Experiment struct {
 	// (the setting of §5.2–5.4); a replayed log needs a tracking phase.
 	Tracking, Epochs, Reallocate, Window int
 	ChangeTimes                          bool
-	// Scheduler is "" (every task runs at its instant), SchedulerList or
-	// SchedulerAlphaPoint; Monitors is M, and Capacity the documents of the
+	// Scheduler is "" (every task runs at its instant) or the id of one of
+	// Schedulers; Monitors is M, and Capacity the documents of the
 	// mean size the M processes fetch in an epoch between them (§5.6's
 	// average monitoring capacity), which sets the fetch times.
 	Scheduler string
@@ -175,13 +175,15 @@ func Run(d Data, x Experiment, seed uint64) (*Report, error) {
 	if x.Tracking == 0 {
 		cfg.Known = in.Rho
 	}
-	switch x.Scheduler {
-	case "":
-	case SchedulerList, SchedulerAlphaPoint:
-		if x.Scheduler == SchedulerList {
-			cfg.Scheduler = List{}
-		} else {
-			cfg.Scheduler = AlphaPoint{}
+	if x.Scheduler != "" {
+		var ok bool
+		for _, d := range Schedulers() {
+			if d.ID == x.Scheduler {
+				cfg.Scheduler, ok = d.Scheduler, true
+			}
+		}
+		if !ok {
+			return nil, fmt.Errorf("monitor: run: scheduler %q: expected \"\" (none), %q or %q", x.Scheduler, SchedulerList, SchedulerAlphaPoint)
 		}
 		sizes := d.Sizes
 		if sizes == nil {
@@ -198,8 +200,6 @@ func Run(d Data, x Experiment, seed uint64) (*Report, error) {
 			return nil, err
 		}
 		cfg.Monitors, cfg.Fetch = x.Monitors, fetch
-	default:
-		return nil, fmt.Errorf("monitor: run: scheduler %q: expected \"\", %q or %q", x.Scheduler, SchedulerList, SchedulerAlphaPoint)
 	}
 	var src Source = Coins(in.Rho)
 	if d.Recorded != nil {

@@ -296,3 +296,23 @@ func (s Schedule) Monitors(pages int) [][]float64 {
 	}
 	return out
 }
+
+// SchedulerDescriptor names a scheduler and documents it, for a catalog.
+type SchedulerDescriptor struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	Paper     string    `json:"paper"`
+	Summary   string    `json:"summary"`
+	Scheduler Scheduler `json:"-"`
+}
+
+// Schedulers lists the schedulers of §4: the paper's heuristic, then plain
+// list scheduling.
+func Schedulers() []SchedulerDescriptor {
+	return []SchedulerDescriptor{
+		{ID: SchedulerAlphaPoint, Name: "α-point (1.58-approximation)", Paper: pandey + ", §4 (after Chekuri, Motwani, Natarajan & Stein 1997)", Scheduler: AlphaPoint{},
+			Summary: "Orders the tasks by when a random share of each is done in the preemptive shortest-remaining-time schedule, then runs them without preemption on the process free first."},
+		{ID: SchedulerList, Name: "List scheduling", Paper: pandey + ", §4", Scheduler: List{},
+			Summary: "Runs the tasks in order of release on the process free first, as soon as each is released and a process is free."},
+	}
+}

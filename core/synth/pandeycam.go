@@ -15,6 +15,7 @@ import (
 
 // PandeyCAMConfig are the parameters of the pandey-cam generator: the
 // synthetic setting of Pandey, Ramamritham & Chakrabarti (WWW 2003) §5.1.
+// Each field's JSON name is the name Check's errors give it.
 // Where the paper gives a value it is the default, cited; where it gives
 // none the default is ours and says so. Every relation between weights,
 // change rates, update probabilities and sizes in the data is one of these,
@@ -22,32 +23,32 @@ import (
 type PandeyCAMConfig struct {
 	// Queries is N_q, the continuous queries: 500 (§5.1 item 1). Every
 	// query has the same importance ω_j = 1 (item 6).
-	Queries int
+	Queries int `json:"queries"`
 	// Pages is N, the pages relevant to them: 500 (item 2).
-	Pages int
+	Pages int `json:"pages"`
 	// Instants is |U|, the update instants of an epoch, at uniform gaps
 	// and shared by every page: 480 (item 5).
-	Instants int
+	Instants int `json:"instants"`
 	// Epoch is T in seconds: 900, the 15 minutes of item 3's example (it
 	// only names the dataset's time; no result depends on it).
-	Epoch float64
+	Epoch float64 `json:"epoch"`
 	// Changes is Σ_i λ_i, the changes expected of all pages in an epoch:
 	// 100, ours. The paper gives the budget (1,000 to 50,000 tasks) and the
 	// monitoring-to-change ratio (9 in §5.3, 20 in §5.5), not the number of
 	// changes; 100 keeps the busiest page's λ (61 at θ = 2) well below the
 	// most the clip allows (RhoMax·Instants = 144), so its profile keeps
 	// its humps.
-	Changes float64
+	Changes float64 `json:"changes"`
 	// RateSkew is θ: λ_i ∝ (i+1)^−θ, page 0 changing most, "a Zipf
 	// distribution with parameters N and θ" (item 4): 2, the paper's
 	// default; 0 gives every page the same λ.
-	RateSkew float64
+	RateSkew float64 `json:"rateSkew"`
 	// RhoMax clips every update probability: 0.3 (item 5).
-	RhoMax float64
+	RhoMax float64 `json:"rhoMax"`
 	// Profile is how a page's λ spreads over the instants: "humps" (item 5)
 	// or "uniform", ρ_{i,j} = λ_i/Instants at every instant (§5.2.1's
 	// "uniform update probability distribution").
-	Profile string
+	Profile string `json:"profile"`
 	// UpdateSkew is the Zipf parameter of the update probability
 	// distribution (item 5; §5.3 varies it from 0 to 2): 1, the setting of
 	// §5.2.2, §5.5 and §5.6. A page's instants take values on a ladder of
@@ -56,10 +57,10 @@ type PandeyCAMConfig struct {
 	// lower values"); at 0 every value is as common as any other, which is
 	// §5.3's reading of 0 ("all update probability values occur equal
 	// number of times"), not a flat profile.
-	UpdateSkew float64
+	UpdateSkew float64 `json:"updateSkew"`
 	// Levels is the number of steps of that ladder; 0 means Instants
 	// (ours: as fine as the instants allow).
-	Levels int
+	Levels int `json:"levels"`
 	// Humps is the number of humps in each page's profile: 4, ours (item
 	// 5 has "many humps" of a quasi-deterministic news site and no number).
 	// Each hump is centred on a random instant; a page's values are laid
@@ -68,19 +69,19 @@ type PandeyCAMConfig struct {
 	// every hump in Zipf fashion"). The profile is then scaled to sum to
 	// λ_i and clipped at RhoMax, the clipped excess spread over the other
 	// instants in proportion to their values, so that it still sums to λ_i.
-	Humps int
+	Humps int `json:"humps"`
 	// WeightSkew is the Zipf parameter of the page weights, W ∝ rank^−s:
 	// 0 (uniform, §5.2.1–5.2.2, the default) to 2; §5.2.3 skews them.
-	WeightSkew float64
+	WeightSkew float64 `json:"weightSkew"`
 	// WeightOrder says which pages weigh most: "dynamic" (the more dynamic
 	// pages are more relevant, item 7: weight rank = change rank), "random"
 	// (ranks shuffled) or "static" (the least dynamic weigh most, the case
 	// where weighted proportional can lose to weighted uniform).
-	WeightOrder string
+	WeightOrder string `json:"weightOrder"`
 	// QueriesPerPage is how many queries each page is relevant to, drawn
 	// uniformly: 5, ours. A page's weight is split over them in random
 	// shares (r_{i,j}), so W_i = Σ_j ω_j r_{i,j} is its weight exactly.
-	QueriesPerPage int
+	QueriesPerPage int `json:"queriesPerPage"`
 	// Document sizes in bytes (§5.6, Fig. 15: heavy-tailed; ours, in the
 	// shape of measured web file sizes): a log-normal body of median
 	// SizeMedian and log-standard deviation SizeSigma, and with probability
@@ -88,9 +89,14 @@ type PandeyCAMConfig struct {
 	// SizeMax. The more popular pages get the smaller sizes (§5.6, after
 	// Cunha et al.): sizes are sorted and dealt out by popularity (weight,
 	// then change rank).
-	SizeMedian, SizeSigma, TailShare, TailMin, TailAlpha, SizeMax float64
+	SizeMedian float64 `json:"sizeMedian"`
+	SizeSigma  float64 `json:"sizeSigma"`
+	TailShare  float64 `json:"tailShare"`
+	TailMin    float64 `json:"tailMin"`
+	TailAlpha  float64 `json:"tailAlpha"`
+	SizeMax    float64 `json:"sizeMax"`
 	// Epochs is the number of epochs of changes the dataset view draws.
-	Epochs int
+	Epochs int `json:"epochs"`
 }
 
 // PandeyCAMDefault is the bundled pandey-cam: §5.1's values where it has

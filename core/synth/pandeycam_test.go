@@ -2,6 +2,7 @@ package synth
 
 import (
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -208,7 +209,13 @@ func TestPandeyCAMDataset(t *testing.T) {
 	}
 }
 
+// Check names the field out of range by its JSON name.
 func TestPandeyCAMCheck(t *testing.T) {
+	var names []string
+	ty := reflect.TypeFor[PandeyCAMConfig]()
+	for i := range ty.NumField() {
+		names = append(names, ty.Field(i).Tag.Get("json"))
+	}
 	for _, tc := range []struct {
 		field string
 		edit  func(*PandeyCAMConfig)
@@ -236,6 +243,9 @@ func TestPandeyCAMCheck(t *testing.T) {
 		{"sizeMax", func(c *PandeyCAMConfig) { c.SizeMax = 1 }},
 		{"epochs", func(c *PandeyCAMConfig) { c.Epochs = 0 }},
 	} {
+		if !slices.Contains(names, tc.field) {
+			t.Errorf("%s: not the JSON name of a field (%v)", tc.field, names)
+		}
 		c := PandeyCAMDefault
 		tc.edit(&c)
 		err := c.Check()
