@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/refreshlab/refreshlab/core/internal/apportion"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/refresh"
 )
@@ -137,7 +138,7 @@ type Hybrid struct {
 	rank   []int // scratch
 	weight []float64
 	limit  []int
-	parts  []portion
+	parts  []apportion.Portion
 }
 
 // NewHybrid builds the policy from env with V = versions; env.Params may set
@@ -254,7 +255,7 @@ func (h *Hybrid) allocate() {
 		for w := range h.weight {
 			h.weight[w] = 1
 		}
-		apportion(P, h.order, h.weight, h.limit, h.allot, &h.parts)
+		apportion.Split(P, h.order, h.weight, h.limit, h.allot, &h.parts)
 		return
 	}
 	// The reserve: ⌈reserve·P⌉ for each site with a zero or no estimate,
@@ -272,7 +273,7 @@ func (h *Hybrid) allocate() {
 	for w, r := range h.rate {
 		h.weight[w] = max(r, 0)
 	}
-	left -= apportion(left, h.order, h.weight, h.limit, h.allot, &h.parts)
+	left -= apportion.Split(left, h.order, h.weight, h.limit, h.allot, &h.parts)
 	if left > 0 {
 		// The changing sites are sampled whole: the rest to the others.
 		for w, r := range h.rate {
@@ -281,7 +282,7 @@ func (h *Hybrid) allocate() {
 				h.weight[w] = 1
 			}
 		}
-		apportion(left, h.order, h.weight, h.limit, h.allot, &h.parts)
+		apportion.Split(left, h.order, h.weight, h.limit, h.allot, &h.parts)
 	}
 }
 
