@@ -11,6 +11,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -25,7 +26,11 @@ const (
 // Param describes one parameter.
 type Param struct {
 	Name string `json:"name"`
-	Type string `json:"type"`
+	// Label is what people read for the parameter: an axis title, a
+	// control's label, a table's heading ("Sample size per site"), where
+	// Name is what a spec writes ("sampleSize").
+	Label string `json:"label"`
+	Type  string `json:"type"`
 	// Default is the value used when a spec leaves the parameter out. It is
 	// nil when the default is computed from the experiment (see Auto).
 	Default any `json:"default"`
@@ -35,7 +40,45 @@ type Param struct {
 	Max     *float64 `json:"max,omitempty"`
 	Step    float64  `json:"step,omitempty"`
 	Options []string `json:"options,omitempty"` // for Enum
-	Help    string   `json:"help"`
+	// OptionLabels are what people read for Options, one for each, in
+	// the same order (the option "nad" reads "Non-adaptive (nad)").
+	OptionLabels []string `json:"optionLabels,omitempty"`
+	Help         string   `json:"help"`
+}
+
+// Display returns the parameter's label, or its name when it has none.
+func (p Param) Display() string {
+	if p.Label != "" {
+		return p.Label
+	}
+	return p.Name
+}
+
+// OptionLabel returns what people read for option v of an enum: its
+// label, or v itself when it has none or is not an option.
+func (p Param) OptionLabel(v string) string {
+	if i := slices.Index(p.Options, v); i >= 0 && i < len(p.OptionLabels) && p.OptionLabels[i] != "" {
+		return p.OptionLabels[i]
+	}
+	return v
+}
+
+// ValueText writes value v of the parameter for people: an enum's option
+// by its label, a switch as on or off, a number as Go prints it.
+func (p Param) ValueText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return p.OptionLabel(x)
+	case bool:
+		if x {
+			return "on"
+		}
+		return "off"
+	}
+	if f, ok := toFloat(v); ok {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return fmt.Sprint(v)
 }
 
 // Range returns p with its bounds set, for table-like declarations.
