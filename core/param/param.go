@@ -75,7 +75,7 @@ func (p Param) ValueText(v any) string {
 		}
 		return "off"
 	}
-	if f, ok := toFloat(v); ok {
+	if f, ok := Number(v); ok {
 		return strconv.FormatFloat(f, 'g', -1, 64)
 	}
 	return fmt.Sprint(v)
@@ -102,7 +102,7 @@ func Check(ps []Param, v Values) (Values, error) {
 		if p.Default == nil {
 			continue
 		}
-		if f, ok := toFloat(p.Default); ok {
+		if f, ok := Number(p.Default); ok {
 			out[p.Name] = f
 		} else {
 			out[p.Name] = p.Default
@@ -137,7 +137,7 @@ func Check(ps []Param, v Values) (Values, error) {
 func (p Param) check(v any) (any, error) {
 	switch p.Type {
 	case Int, Float:
-		f, ok := toFloat(v)
+		f, ok := Number(v)
 		if !ok {
 			return nil, fmt.Errorf("parameter %q: expected a number, got %s", p.Name, describe(v))
 		}
@@ -170,7 +170,9 @@ func (p Param) check(v any) (any, error) {
 	return nil, fmt.Errorf("parameter %q: unknown type %q", p.Name, p.Type)
 }
 
-func toFloat(v any) (float64, bool) {
+// Number returns v as a float64 when it is a number (as JSON or Go code
+// gives parameters), or ok=false.
+func Number(v any) (float64, bool) {
 	switch x := v.(type) {
 	case float64:
 		return x, true
@@ -198,7 +200,7 @@ func describe(v any) string {
 
 // Int returns the integer value of name, or def when it is not set.
 func (v Values) Int(name string, def int) int {
-	if f, ok := toFloat(v[name]); ok {
+	if f, ok := Number(v[name]); ok {
 		return int(f)
 	}
 	return def
@@ -206,7 +208,7 @@ func (v Values) Int(name string, def int) int {
 
 // Float returns the value of name, or def when it is not set.
 func (v Values) Float(name string, def float64) float64 {
-	if f, ok := toFloat(v[name]); ok {
+	if f, ok := Number(v[name]); ok {
 		return f
 	}
 	return def
