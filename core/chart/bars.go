@@ -165,16 +165,22 @@ func (p *barPlot) svg(width, height int, a11yTitle, desc string) []byte {
 	if !p.ye.ok {
 		return emptyChart(w, h, p.id, a11yTitle, desc, p.title)
 	}
-	labels, ok := p.columnLabels(w, 1)
-	if !ok && p.rowsHeight() <= maxRowsHeight {
-		return laidOut(w, func(sp spill) ([]byte, outside) { return p.rows(w, h, sp, a11yTitle, desc) })
-	}
-	// Columns; with too many categories for rows even, every k-th label
-	// alone, with the room of k slots.
-	for every := 2; !ok; every++ {
-		labels, ok = p.columnLabels(w, every)
-	}
-	return laidOut(w, func(sp spill) ([]byte, outside) { return p.columns(w, h, sp, labels, a11yTitle, desc) })
+	// The labels' room depends on the room kept right of the plot for
+	// reference labels, so columns or rows are chosen in each pass.
+	return laidOut(w, func(sp spill) ([]byte, outside) {
+		labels, ok := p.columnLabels(w, 1, sp)
+		if !ok && p.rowsHeight() <= maxRowsHeight {
+			// Rows draw their reference lines upright, labelled above:
+			// they keep no room on the right.
+			return p.rows(w, h, spill{top: sp.top}, a11yTitle, desc)
+		}
+		// Columns; with too many categories for rows even, every k-th
+		// label alone, with the room of k slots.
+		for every := 2; !ok; every++ {
+			labels, ok = p.columnLabels(w, every, sp)
+		}
+		return p.columns(w, h, sp, labels, a11yTitle, desc)
+	})
 }
 
 // maxRowsHeight is the tallest the rows of bars lying along the y axis may
@@ -223,10 +229,11 @@ func (p *barPlot) header(w int, yLabelAbove bool) (titles []string, leg legendLa
 // reports whether every one fits: at most maxLabelLines lines without
 // breaking a word, or one line however it breaks when the room is that
 // of every category's slot but one.
-func (p *barPlot) columnLabels(w, every int) ([][]string, bool) {
+func (p *barPlot) columnLabels(w, every int, sp spill) ([][]string, bool) {
 	// The slot is known only once the y tick labels are; estimate them
-	// wide (a margin of 60 pixels for them is generous).
-	slot := (float64(w) - 2*margin - 60) / float64(len(p.cats))
+	// wide (a margin of 60 pixels for them is generous). The room kept
+	// right of the plot for reference labels is no slot's.
+	slot := (float64(w) - 2*margin - 60 - sp.right) / float64(len(p.cats))
 	room := float64(every)*slot - 6
 	last := every >= len(p.cats)
 	out := make([][]string, len(p.cats))
@@ -278,12 +285,12 @@ func (p *barPlot) columns(w, h int, sp spill, labels [][]string, a11yTitle, desc
 	plotRight := float64(w-margin) - sp.right
 	var plotBottom float64
 	if h == 0 {
-		plotBottom = plotTop + plotHeight(plotRight-plotLeft)
+		plotBottom = plotTop + math.Max(plotHeight(plotRight-plotLeft), sp.tall)
 		h = int(math.Ceil(plotBottom + bottomSpace + margin))
 	} else {
 		plotBottom = float64(h-margin) - bottomSpace
-		if plotBottom-plotTop < minPlotH {
-			h += int(math.Ceil(minPlotH - (plotBottom - plotTop)))
+		if least := math.Max(minPlotH, sp.tall); plotBottom-plotTop < least {
+			h += int(math.Ceil(least - (plotBottom - plotTop)))
 			plotBottom = float64(h-margin) - bottomSpace
 		}
 	}

@@ -184,10 +184,10 @@ func laidOut(w int, layout func(spill) ([]byte, outside)) []byte {
 	for pass := 0; ; pass++ {
 		out, left := layout(sp)
 		need := left.room(float64(w))
-		if (need.right <= sp.right && need.top <= sp.top) || pass == 3 {
+		if sp.holds(need) || pass == 3 {
 			return out
 		}
-		sp = spill{right: math.Max(sp.right, need.right), top: math.Max(sp.top, need.top)}
+		sp = sp.grow(need)
 	}
 }
 
@@ -273,7 +273,8 @@ func (c Line) layout(in *lineInput, sp spill) ([]byte, outside) {
 		for _, l := range a.labels {
 			maxW = math.Max(maxW, textWidth(l, sizeTick, false))
 		}
-		return (maxW+12)*float64(len(a.labels)) <= plotW
+		// The last label's overhang narrows the plot (plotRight below).
+		return (maxW+12)*float64(len(a.labels)) <= plotW-maxW/2
 	})
 	lastW := 0.0
 	if n := len(xa.labels); n > 0 {
@@ -291,12 +292,12 @@ func (c Line) layout(in *lineInput, sp spill) ([]byte, outside) {
 	}
 	var plotBottom float64
 	if h == 0 {
-		plotBottom = plotTop + plotHeight(plotRight-plotLeft)
+		plotBottom = plotTop + math.Max(plotHeight(plotRight-plotLeft), sp.tall)
 		h = int(math.Ceil(plotBottom + bottomSpace + margin))
 	} else {
 		plotBottom = float64(h-margin) - bottomSpace
-		if plotBottom-plotTop < minPlotH { // keep a usable plot: grow the image
-			h += int(math.Ceil(minPlotH - (plotBottom - plotTop)))
+		if least := math.Max(minPlotH, sp.tall); plotBottom-plotTop < least { // keep a usable plot: grow the image
+			h += int(math.Ceil(least - (plotBottom - plotTop)))
 			plotBottom = float64(h-margin) - bottomSpace
 		}
 	}
@@ -566,7 +567,7 @@ func (c Line) layout(in *lineInput, sp spill) ([]byte, outside) {
 // for more ticks when a range would otherwise show fewer than two, and for
 // fewer while fits (if given) says the labels do not fit. It always
 // returns at least two ticks: given none, go-chart would make its own,
-// unformatted and unbounded.
+// unformatted and unbounded. When no nice step fits, the two ends alone.
 func ticksFor(lo, hi float64, target int, nice, intStep bool, fits func(axis) bool) axis {
 	target = max(2, min(target, 12))
 	a := makeAxis(lo, hi, target, nice, intStep)
@@ -581,7 +582,8 @@ func ticksFor(lo, hi float64, target int, nice, intStep bool, fits func(axis) bo
 		}
 		a = b
 	}
-	if len(a.ticks) < 2 {
+	// No nice step fits (long labels of huge numbers): the two ends alone.
+	if len(a.ticks) < 2 || fits != nil && !fits(a) && len(a.ticks) > 2 {
 		a = axis{min: lo, max: hi, ticks: []float64{lo, hi}}
 		a.labels = tickLabels(a.ticks, hi-lo)
 	}

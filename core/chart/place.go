@@ -162,6 +162,17 @@ func box4(x, y, d float64) area { return area{x - d, y - d, x + d, y + d} }
 type spill struct {
 	right float64 // width to the right of the plot, for labels of horizontal lines
 	top   float64 // height above the plot, for labels of vertical lines
+	tall  float64 // the least height of the plot, for the labels on its right
+}
+
+// grow returns the spill that holds both s and o.
+func (s spill) grow(o spill) spill {
+	return spill{right: math.Max(s.right, o.right), top: math.Max(s.top, o.top), tall: math.Max(s.tall, o.tall)}
+}
+
+// holds reports whether s has the room o asks for.
+func (s spill) holds(o spill) bool {
+	return o.right <= s.right && o.top <= s.top && o.tall <= s.tall
 }
 
 // outside collects the labels that found no room inside the plot, to be
@@ -183,6 +194,10 @@ func (o outside) room(w float64) spill {
 	for _, p := range o.right {
 		n := newNote(p.text, spillWidth(w))
 		s.right = math.Max(s.right, n.w+12)
+	}
+	// Stacked as drawRight stacks them, at the width it wraps them to.
+	for _, p := range o.right {
+		s.tall += newNote(p.text, s.right-12).height() + 4
 	}
 	if len(o.top) > 0 {
 		s.top = topSpillHeight(o.top, w)

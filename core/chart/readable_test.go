@@ -30,6 +30,11 @@ func sized(w int) map[string]interface{ SVG() ([]byte, error) } {
 	f := sampleForest()
 	f.Width = w
 	out["forest"] = f
+	// Two bars whose reference labels find no room inside the plot and
+	// take room beside it, which the bars' labels then do not have.
+	out["bars refs beside"] = Bars{Width: w, YRange: &Range{0, 1},
+		Bars: []Bar{{Label: "Site sampling, greedy", Value: 0.65, Lo: 0.64, Hi: 0.66}, {Label: "Site sampling, proportional", Value: 0.58, Lo: 0.575, Hi: 0.585}},
+		Refs: []Ref{{0.67, "§2.5.4 greedy: (11 + 56)/100"}, {0.59, "§2.5.4 proportional: (11 + 48)/100"}}}
 	for _, tc := range lineCases() {
 		c := tc.c
 		c.Width, c.Height = w, 0
@@ -53,8 +58,24 @@ func sized(w int) map[string]interface{ SVG() ([]byte, error) } {
 	return out
 }
 
+// textBox is the box a text element takes, from its anchor, baseline and
+// size (rotated text, an axis title, as drawn before turning), a pixel in
+// from each side so that neighbours that touch do not count.
+func textBox(e *node) area {
+	size := attrF(e, "font-size")
+	wd := textWidth(e.text, size, e.attrs["font-weight"] != "")
+	x, y := attrF(e, "x"), attrF(e, "y")
+	switch e.attrs["text-anchor"] {
+	case "middle":
+		x -= wd / 2
+	case "end":
+		x -= wd
+	}
+	return area{x + 1, y - size*capHeight + 1, x + wd - 1, y - 1}
+}
+
 // TestTextReadableAtEveryWidth checks every chart type at widths from 300
-// to 1,200 pixels: no text is set below 12 pixels; the image has the size
+// to 1,200 pixels: no text is set below 12 pixels; no two texts overlap; the image has the size
 // of its viewBox in pixels (so the page shows it unscaled), and the width
 // asked for unless the input needs more (a tick label of 300 digits); and
 // no text is cut short with an ellipsis.
@@ -73,7 +94,13 @@ func TestTextReadableAtEveryWidth(t *testing.T) {
 			if !strings.Contains(name, "huge") && !strings.Contains(name, "tiny size") && !strings.Contains(name, "size") && root.attrs["width"] != strconv.Itoa(w) {
 				t.Errorf("%s at %d: drawn %s wide", name, w, root.attrs["width"])
 			}
-			for _, e := range root.all("text") {
+			texts := root.all("text")
+			for i, e := range texts {
+				for _, o := range texts[i+1:] {
+					if a, b := textBox(e), textBox(o); a.overlaps(b) {
+						t.Errorf("%s at %d: %q at %v and %q at %v overlap", name, w, e.text, a, o.text, b)
+					}
+				}
 				if size := attrF(e, "font-size"); size < 12 {
 					t.Errorf("%s at %d: %q set at %v px", name, w, e.text, size)
 				}
