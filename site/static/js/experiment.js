@@ -9,6 +9,8 @@
 
 import { request, post, runWithCharts, pair, errorOf, onEngine, engineName } from './api.js';
 import { restoreUpload } from './uploads.js';
+import { sizeCharts } from './chart-size.js';
+import { chartTooltips, focusablePoints } from './chart-tooltip.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -319,6 +321,8 @@ class Experiment {
     // What each of the lesson's charts asks POST /api/chart for: all but
     // the caption, which the page shows.
     this.chartSpecs = config.charts.map(({ caption, ...chart }) => chart);
+    this.sizer = sizeCharts(this.charts, () => this.chartSpecs, () => this.spec && this.schedule());
+    chartTooltips(this.charts);
     this.ahead = new Map(); // full spec (JSON) → a preview computed ahead
     this.pace = new Pace();
     this.focused = null; // the slider being moved: { c, range, dir }
@@ -361,6 +365,7 @@ class Experiment {
   async reconfigure(config, cat) {
     this.config = config;
     this.chartSpecs = config.charts.map(({ caption, ...chart }) => chart);
+    this.sizer.set();
     this.spec = clone(config.spec);
     this.cat = cat;
     const bad = await resolveControls(config, this.spec);
@@ -942,7 +947,9 @@ class Experiment {
     this.svgs = svgs;
     const figs = this.config.charts.map((ch, i) => {
       const figure = el('figure', { class: 'chart' });
-      figure.append(svgNode(svgs[i]));
+      const svg = svgNode(svgs[i]);
+      focusablePoints(svg);
+      figure.append(svg);
       const cap = el('figcaption', {}, ch.caption || '');
       // The chart's data as a table, from the lab (POST /api/chart with
       // format "table"), asked for when opened; it stays open across
@@ -968,6 +975,7 @@ class Experiment {
       return figure;
     });
     this.charts.replaceChildren(...figs);
+    this.sizer.check();
   }
 
   /** Fills each live number of the narrative: a metric's mean or a fact. */
