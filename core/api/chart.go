@@ -313,7 +313,7 @@ func seriesNames(pols []lab.PolicyResult) func(lab.PolicyResult) string {
 	}
 	return func(p lab.PolicyResult) string {
 		if copies {
-			return p.Label
+			return lab.CopyLabel(p.ID, p.Label, p.Params)
 		}
 		return p.Name
 	}

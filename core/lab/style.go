@@ -131,3 +131,22 @@ func SeriesStyles(ps []PolicySpec) map[string]chart.Style {
 	}
 	return out
 }
+
+// CopyLabel returns what a chart calls a labelled copy of policy id among
+// the others (cluster sampling with each history weighting, say): its
+// label, or, where the label is the value of one of the policy's choices
+// in params (weights: nad), that option's label for people ("Non-adaptive
+// (nad)"), so that code names stay out of legends and axes.
+func CopyLabel(id, label string, params param.Values) string {
+	ds := catalog()
+	i := slices.IndexFunc(ds, func(d refresh.Descriptor) bool { return d.ID == id })
+	if i < 0 {
+		return label
+	}
+	for _, q := range ds[i].Params {
+		if v, ok := params[q.Name].(string); ok && q.Type == param.Enum && v == label {
+			return q.OptionLabel(v)
+		}
+	}
+	return label
+}

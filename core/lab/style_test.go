@@ -92,3 +92,30 @@ func TestRunValueAndFieldLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyLabel names labelled copies of a policy for people: a label
+// that is the value of one of the copy's choices reads as that option's
+// label; any other label stays as it is.
+func TestCopyLabel(t *testing.T) {
+	for _, tc := range []struct {
+		id, label string
+		params    map[string]any
+		want      string
+	}{
+		{"cluster-sampling", "nad", map[string]any{"featureSet": "content", "weights": "nad"}, "Non-adaptive (nad)"},
+		{"cluster-sampling", "gad", map[string]any{"weights": "gad"}, ""},
+		{"cluster-sampling", "mine", map[string]any{"weights": "nad"}, "mine"},
+		{"no-such-policy", "nad", map[string]any{"weights": "nad"}, "nad"},
+	} {
+		got := CopyLabel(tc.id, tc.label, tc.params)
+		if tc.want == "" {
+			if got == tc.label {
+				t.Errorf("CopyLabel(%s, %s) = %q, want the option's label", tc.id, tc.label, got)
+			}
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("CopyLabel(%s, %s) = %q, want %q", tc.id, tc.label, got, tc.want)
+		}
+	}
+}

@@ -439,7 +439,7 @@ class Experiment {
       case 'choice': {
         const p = c.resolved.param;
         const options = (c.options && c.options.length ? c.options : (p && p.options) || []);
-        const sel = el('select', { id, 'aria-describedby': describedBy }, options.map((o) => el('option', { value: o }, o)));
+        const sel = el('select', { id, 'aria-describedby': describedBy }, options.map((o) => el('option', { value: o }, optionLabel(p, o))));
         sel.addEventListener('change', (e) => { setField(this.spec, c.resolved, sel.value); onInput(e); });
         const sync = () => {
           const v = getField(this.spec, c.resolved);
@@ -1036,6 +1036,12 @@ class Experiment {
 }
 
 // ---- helpers ----
+
+/** What people read for option o of a choice: the catalog's label for it (param.OptionLabels), else o. */
+function optionLabel(p, o) {
+  const i = p && p.options ? p.options.indexOf(o) : -1;
+  return (i >= 0 && p.optionLabels && p.optionLabels[i]) || o;
+}
 
 /** Parses our SVG and returns it as a node, dropping anything scriptable. */
 function svgNode(text) {
