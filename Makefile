@@ -3,9 +3,11 @@
 #   make test    runs every test: Go natively, the core under WebAssembly in
 #                Node, the browser tests in headless Chromium (installed
 #                with apt-get when missing), and staticcheck
-# Also: make cli (bin/refresh-lab, the server and command line), make bench (speed and size figures beside their budgets, which
-# site/e2e/bench/main.go states), make worker (the Cloudflare Worker build),
-# make clean.
+# Also: make cli (bin/refresh-lab, the server and command line), make bench
+# (speed and size figures beside their budgets, which
+# site/e2e/bench/main.go states), make worker (the Cloudflare Worker
+# build), make dist-zip (the site as one archive for a static host), make
+# clean.
 
 GO      ?= go
 PORT    ?= 9900
@@ -20,24 +22,40 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
 LDFLAGS := -X github.com/refreshlab/refreshlab/core/version.Version=$(VERSION)
 
-GO_SOURCES   := $(shell find core wasm site -name '*.go' -not -path '*/testdata/*') go.mod go.sum
-SITE_SOURCES := $(shell find site/static site/templates lessons -type f) site/sources.md
+GO_SOURCES   := $(shell find core wasm site -name '*.go' -not -path '*/testdata/*' -not -path '*/node_modules/*') go.mod go.sum
+SITE_SOURCES := $(shell find site/static site/templates lessons -type f) site/sources.md site/instructors.md site/build/typeset.mjs
+TEMML        := site/node_modules/.package-lock.json
 
 # The core's packages, tested natively and under WebAssembly.
 CORE := ./core/...
 
-.PHONY: all site wasm cli serve test test-go staticcheck test-wasm test-browser bench worker clean tools
+.PHONY: all site wasm cli serve test test-go staticcheck test-wasm test-browser bench worker dist-zip clean tools
 
 all: site wasm worker
 
 site: $(DIST)/index.html
-$(DIST)/index.html: $(GO_SOURCES) $(SITE_SOURCES)
+$(DIST)/index.html: $(GO_SOURCES) $(SITE_SOURCES) $(TEMML)
 	$(GO) run -ldflags="$(LDFLAGS)" ./site/build -out $(DIST)
 
+# temml, which the build runs in Node to typeset the lessons' formulas as
+# MathML, at the version site/package-lock.json pins; installed when
+# missing or when the lock changes.
+$(TEMML): site/package.json site/package-lock.json
+	@command -v npm >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y nodejs npm; }
+	cd site && npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+# The browser module, also under a name that carries its content's hash,
+# precompressed (brotli, gzip) beside it: servers send it once and browsers
+# keep it (wasm/handler); wasm.json tells the page its name.
 wasm: $(WASM)
 $(WASM): $(GO_SOURCES)
 	@mkdir -p $(DIST)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w $(LDFLAGS)" -o $@ ./wasm/lab
+	@command -v brotli >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y brotli; }
+	@cd $(DIST) && rm -f lab.*.wasm lab.*.wasm.br lab.*.wasm.gz && h=$$(sha256sum lab.wasm | cut -c1-12) && \
+	  cp lab.wasm lab.$$h.wasm && brotli -q 11 -f -o lab.$$h.wasm.br lab.$$h.wasm && gzip -9 -k -f lab.$$h.wasm && \
+	  printf '{"wasm": "lab.%s.wasm"}\n' $$h > wasm.json && echo "lab.wasm: lab.$$h.wasm, precompressed"
 
 # The native binary: the local server and the command line
 # (bin/refresh-lab run SPEC.json; see the README).
@@ -46,6 +64,16 @@ cli:
 
 serve: site wasm cli
 	PORT=$(PORT) SITE_DIR=$(DIST) ./bin/refresh-lab
+
+# The site as one archive an instructor unpacks on any static host, at its
+# root or under a sub-path: every page, lesson and script, and the module
+# under its hashed name (the plain and precompressed copies are for
+# servers that choose among them, wasm/handler).
+dist-zip: site wasm
+	@command -v zip >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y zip; }
+	@mkdir -p bin && rm -f bin/refresh-lab-site.zip
+	cd $(DIST) && zip -q -r -9 $(CURDIR)/bin/refresh-lab-site.zip . -x lab.wasm '*.wasm.br' '*.wasm.gz'
+	@echo "bin/refresh-lab-site.zip: $$(du -h bin/refresh-lab-site.zip | cut -f1); unpack it on any static host (see the README)"
 
 # The Cloudflare Worker: the same wasm/worker main built for js/wasm, with
 # syumai/workers' JavaScript runtime beside it (deploying is not tested).
@@ -84,8 +112,9 @@ bench: tools site wasm
 # the size report.
 tools:
 	@command -v node >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y nodejs; }
+	@command -v npm >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y npm; }
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
 	@command -v brotli >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y brotli; }
 
 clean:
-	rm -rf $(DIST) bin wasm/worker/build
+	rm -rf $(DIST) bin wasm/worker/build site/node_modules

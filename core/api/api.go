@@ -41,6 +41,8 @@ import (
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/version"
+
+	"github.com/refreshlab/refreshlab/core/internal/quote"
 )
 
 // Version is the API version reported by /api/health.
@@ -56,6 +58,21 @@ type Request struct {
 	// progress bar: how many bytes of Body an upload has read, or how many
 	// repeats a run has finished (lab.RunContext).
 	Progress func(done int64)
+	// Context, when set, bounds the request: a run stops (between repeats)
+	// once it is done, when its client has gone or its time is up.
+	Context context.Context
+	// Client names who sent the request on a server shared by many (a
+	// browser's cookie): an upload is visible to the clients that sent
+	// it alone. "" is the one client of a lab in a browser tab.
+	Client string
+}
+
+// context returns the request's context, or the background one.
+func (req Request) context() context.Context {
+	if req.Context == nil {
+		return context.Background()
+	}
+	return req.Context
 }
 
 // Response is an API response.
@@ -67,21 +84,35 @@ type Response struct {
 	// requests, so that a caller in the same process need not decode the
 	// body to find it.
 	ResultID string
+	// Allow lists the methods the path takes, on a 405.
+	Allow string
 }
 
-// MaxBody is the largest request body the API accepts (an upload of a few
-// million crawl rows fits).
+// MaxBody is the largest request body the API accepts, an upload's (a
+// few million crawl rows fit); other requests take at most
+// MaxResultBytes (BodyLimit).
 const MaxBody = 256 << 20
+
+// BodyLimit is the largest body a request to path may carry: MaxBody for
+// an upload, MaxResultBytes for the rest, so a server that reads bodies
+// can refuse one before reading it.
+func BodyLimit(path string) int64 {
+	if strings.TrimSuffix(path, "/") == "/api/datasets" {
+		return MaxBody
+	}
+	return MaxResultBytes
+}
 
 // Router serves the API from a lab.
 type Router struct {
 	lab     *lab.Lab
 	results results
+	owners  *owners
 	extra   []route // added by Handle
 }
 
 // New returns a router over l.
-func New(l *lab.Lab) *Router { return &Router{lab: l} }
+func New(l *lab.Lab) *Router { return &Router{lab: l, owners: newOwners(l.RemoveUpload)} }
 
 // Lab returns the lab the router serves.
 func (rt *Router) Lab() *lab.Lab { return rt.lab }
@@ -121,8 +152,8 @@ func (rt *Router) Serve(req Request) (resp Response) {
 		}
 	}()
 	path := strings.TrimSuffix(req.Path, "/")
-	if len(req.Body) > MaxBody {
-		return errorResponse(413, "request body of %d bytes exceeds the limit of %d", len(req.Body), MaxBody)
+	if n, limit := int64(len(req.Body)), BodyLimit(path); n > limit {
+		return errorResponse(413, "a request body of %.1f MB: at most %d MB here%s", float64(n)/(1<<20), limit>>20, bodyHint(path))
 	}
 	var allowed []string
 	for _, r := range slices.Concat(routes, rt.extra) {
@@ -135,18 +166,40 @@ func (rt *Router) Serve(req Request) (resp Response) {
 		allowed = append(allowed, r.method)
 	}
 	if allowed != nil {
-		resp := errorResponse(405, "method %s not allowed on %s (expected %s)", req.Method, path, strings.Join(allowed, " or "))
+		resp := errorResponse(405, "method %s not allowed on %s (expected %s)", quote.Q(req.Method), path, strings.Join(allowed, " or "))
+		resp.Allow = strings.Join(allowed, ", ")
 		return resp
 	}
-	return errorResponse(404, "no such endpoint %s %s", req.Method, path)
+	return errorResponse(404, "no such endpoint %s %s", quote.Q(req.Method), quote.Q(path))
 }
 
-func (rt *Router) health(Request) Response {
-	return jsonResponse(200, map[string]any{"ok": true, "version": Version, "labVersion": version.String()})
+// bodyHint says what to send instead of a body too large for path.
+func bodyHint(path string) string {
+	if BodyLimit(path) < MaxBody {
+		return "; to draw or report a result, send its id, or its spec, rather than the result"
+	}
+	return "; read a larger log in your browser (the default engine), where it stays on your machine"
 }
 
-func (rt *Router) datasets(Request) Response {
-	return jsonResponse(200, map[string]any{"datasets": rt.lab.Datasets()})
+func (rt *Router) health(req Request) Response {
+	out := map[string]any{"ok": true, "version": Version, "labVersion": version.String()}
+	if req.Client != "" {
+		// A server shared by many: say how it keeps uploads, for the
+		// upload page to tell its user.
+		out["uploads"] = map[string]any{"keptFor": KeptFor(), "keptForSeconds": UploadTTL.Seconds(), "visibleTo": "the browser that sent it"}
+	}
+	return jsonResponse(200, out)
+}
+
+// datasets lists the bundled datasets and the client's own uploads.
+func (rt *Router) datasets(req Request) Response {
+	out := []dataset.Info{}
+	for _, d := range rt.lab.Datasets() {
+		if rt.visible(req.Client, d.ID) {
+			out = append(out, d)
+		}
+	}
+	return jsonResponse(200, map[string]any{"datasets": out})
 }
 
 // policies answers the catalog: the experiment kinds, the metrics and
@@ -184,6 +237,9 @@ func (rt *Router) fields(req Request) Response {
 		if err != nil {
 			return jsonResponse(400, map[string]any{"error": err.Error(), "field": fmt.Sprintf("fields[%d]", i)})
 		}
+		if f.Type == lab.FieldDataset {
+			f.Options = slices.DeleteFunc(f.Options, func(id string) bool { return !rt.visible(req.Client, id) })
+		}
 		out[i] = f
 	}
 	return jsonResponse(200, map[string]any{"fields": out})
@@ -198,7 +254,10 @@ func (rt *Router) run(req Request) Response {
 	if req.Progress != nil {
 		progress = func(n int) { req.Progress(int64(n)) }
 	}
-	c, err := rt.runCached(spec, progress)
+	if resp, ok := rt.checkVisible(req.Client, spec); !ok {
+		return resp
+	}
+	c, err := rt.runCached(req.context(), spec, progress)
 	if err != nil {
 		return specErrorResponse(err)
 	}
@@ -225,7 +284,7 @@ func (rt *Router) run(req Request) Response {
 
 // runCached runs spec, or returns the result of the same spec run lately:
 // runs are deterministic, so a slider moved back needs no new run.
-func (rt *Router) runCached(spec lab.Spec, progress func(repeats int)) (*cachedResult, error) {
+func (rt *Router) runCached(ctx context.Context, spec lab.Spec, progress func(repeats int)) (*cachedResult, error) {
 	key, err := json.Marshal(spec)
 	if err != nil {
 		return nil, err
@@ -233,7 +292,7 @@ func (rt *Router) runCached(spec lab.Spec, progress func(repeats int)) (*cachedR
 	if c, ok := rt.results.byKey(string(key)); ok && rt.current(c) {
 		return c, nil
 	}
-	res, err := rt.lab.RunContext(context.Background(), spec, progress)
+	res, err := rt.lab.RunContext(ctx, spec, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -379,8 +438,13 @@ func position(body []byte, off int64) (line, col int) {
 
 func specErrorResponse(err error) Response {
 	var se *lab.SpecError
-	if errors.As(err, &se) {
+	switch {
+	case errors.As(err, &se):
 		return jsonResponse(400, map[string]any{"error": se.Error(), "field": se.Field})
+	case errors.Is(err, context.DeadlineExceeded):
+		return errorResponse(503, "the run took longer than this server allows and was stopped: use fewer repeats, cycles or policies, or run it in your browser (the default engine)")
+	case errors.Is(err, context.Canceled):
+		return errorResponse(503, "the run was stopped: its request was cancelled")
 	}
 	return errorResponse(500, "%v", err)
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/chart"
 	"github.com/refreshlab/refreshlab/core/lab"
+
+	"github.com/refreshlab/refreshlab/core/internal/quote"
 )
 
 // ChartRequest is the body of POST /api/chart: a result to draw, or a spec
@@ -140,18 +142,24 @@ const (
 
 // resultOf finds the result a chart or report request names: the result
 // itself, a recent one by id, or a spec's, run now (or remembered).
-func (rt *Router) resultOf(id string, res *lab.Result, spec *lab.Spec) (*lab.Result, Response, bool) {
+func (rt *Router) resultOf(req Request, id string, res *lab.Result, spec *lab.Spec) (*lab.Result, Response, bool) {
 	switch {
 	case res != nil:
+		if resp, ok := checkResult(res); !ok {
+			return nil, resp, false
+		}
 		return res, Response{}, true
 	case id != "":
 		c, ok := rt.results.byID(id)
-		if !ok || !rt.current(c) {
-			return nil, jsonResponse(404, map[string]any{"error": fmt.Sprintf("no recent result %q here: send the result itself", id), "field": "id"}), false
+		if !ok || !rt.current(c) || !rt.visible(req.Client, c.res.Dataset.ID) {
+			return nil, jsonResponse(404, map[string]any{"error": fmt.Sprintf("no recent result %s here: send the result itself", quote.Q(id)), "field": "id"}), false
 		}
 		return c.res, Response{}, true
 	case spec != nil:
-		c, err := rt.runCached(*spec, nil)
+		if resp, ok := rt.checkVisible(req.Client, *spec); !ok {
+			return nil, resp, false
+		}
+		c, err := rt.runCached(req.context(), *spec, nil)
 		if err != nil {
 			return nil, specErrorResponse(err), false
 		}
@@ -165,7 +173,10 @@ func (rt *Router) chart(req Request) Response {
 	if resp, ok := decode(req.Body, &cr); !ok {
 		return resp
 	}
-	res, resp, ok := rt.resultOf(cr.ID, cr.Result, cr.Spec)
+	if resp, ok := checkChartOptions(cr.Chart); !ok {
+		return resp
+	}
+	res, resp, ok := rt.resultOf(req, cr.ID, cr.Result, cr.Spec)
 	if !ok {
 		return resp
 	}

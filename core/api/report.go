@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/report"
@@ -54,10 +55,18 @@ func (rt *Router) report(req Request) Response {
 			return jsonResponse(400, map[string]any{"error": fmt.Sprintf("date %q: expected YYYY-MM-DD", rr.Date), "field": "date"})
 		}
 	}
+	if rr.Log != nil {
+		if c := utf8.RuneCountInString(rr.Log.Name); c > MaxName {
+			return jsonResponse(400, map[string]any{"error": fmt.Sprintf("a name of %d characters: at most %d", c, MaxName), "field": "log.name"})
+		}
+		if n := len(rr.Log.Summary); n > MaxLogSummary {
+			return jsonResponse(400, map[string]any{"error": fmt.Sprintf("a summary of %d bytes: at most %d", n, MaxLogSummary), "field": "log.summary"})
+		}
+	}
 	if rr.Log != nil && rr.Log.SHA256 != "" && !isSHA256(rr.Log.SHA256) {
 		return jsonResponse(400, map[string]any{"error": "log.sha256: expected 64 hexadecimal digits", "field": "log.sha256"})
 	}
-	res, resp, ok := rt.resultOf(rr.ID, rr.Result, rr.Spec)
+	res, resp, ok := rt.resultOf(req, rr.ID, rr.Result, rr.Spec)
 	if !ok {
 		return resp
 	}

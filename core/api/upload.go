@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
+
+	"github.com/refreshlab/refreshlab/core/internal/quote"
 )
 
 // Upload formats POST /api/datasets accepts, by the query's "format".
@@ -47,7 +50,13 @@ func (rt *Router) upload(req Request) Response {
 		format = FormatCrawlLog
 	}
 	if !slices.Contains(formats, format) {
-		return errorResponse(400, "unknown format %q (expected %s)", format, quotedOr(formats))
+		return errorResponse(400, "unknown format %s (expected %s)", quote.Q(format), quotedOr(formats))
+	}
+	if name := req.Query.Get("name"); utf8.RuneCountInString(name) > MaxName {
+		return fieldError("name", fmt.Errorf("a name of %d characters: at most %d", utf8.RuneCountInString(name), MaxName))
+	}
+	if err := rt.owners.room(int64(len(req.Body))); err != nil {
+		return errorResponse(413, "%v", err)
 	}
 	var cycle float64
 	if c := req.Query.Get("cycle"); c != "" {
@@ -127,7 +136,15 @@ func (rt *Router) upload(req Request) Response {
 		return errorResponse(400, "%v", err)
 	}
 	rt.lab.AddUpload(d)
-	return jsonResponse(201, map[string]any{"dataset": d.Info, "format": format, "summary": sum})
+	evicted := rt.owners.add(req.Client, d.Info.ID, int64(len(req.Body)))
+	out := map[string]any{"dataset": d.Info, "format": format, "summary": sum}
+	if len(evicted) > 0 {
+		// Said, so that a page can tell its user which of their logs it
+		// no longer holds.
+		out["evicted"] = evicted
+		out["note"] = fmt.Sprintf("you may keep %d uploads: your oldest went", MaxClientUploads)
+	}
+	return jsonResponse(201, out)
 }
 
 // quotedOr formats names as `"a", "b" or "c"`.

@@ -71,6 +71,7 @@ func Descriptors() []refresh.Descriptor {
 	return []refresh.Descriptor{
 		{
 			ID: "category-greedy", Name: "Category sampling, greedy",
+			Cost:    40,
 			Paper:   "Taleghani & Ugur-Ozekinci §2.3.2, §4 (Alg. 3), §7.1.2 (eq. 8, Alg. 4), §7.1.3 (eq. 9); TOPIC after Rafiei & Mendelzon (Alg. 1)",
 			Summary: "Samples pages from every category of related pages, then downloads whole categories, the one whose sample changed most first, until the budget runs out; a page is downloaded at most once per cycle.",
 			Params:  Params,
@@ -79,6 +80,7 @@ func Descriptors() []refresh.Descriptor {
 		},
 		{
 			ID: "category-proportional", Name: "Category sampling, proportional",
+			Cost:    35,
 			Paper:   "Taleghani & Ugur-Ozekinci §2.1, §4, §7.1; allocation as in Al-Qaaideh §2.5.2",
 			Summary: "Samples pages from every category of related pages, then gives each category a share of the remaining budget proportional to its sample's change fraction.",
 			Params:  Params,

@@ -32,6 +32,7 @@ func AutoRecluster(cycles int) int { return max(1, (cycles+23)/24) }
 func Descriptors() []refresh.Descriptor {
 	return []refresh.Descriptor{{
 		ID: "cluster-sampling", Name: "Cluster sampling",
+		Cost:  100,
 		Paper: "Tan, Zhuang, Mitra & Giles, WebDB 2007, §3–4 (CLS)",
 		Summary: "Clusters pages by features tied to change (URL and content words, size, images, links; and, from the second cycle, " +
 			"how much its own copies changed), samples pages of each cluster, those near its centroid likeliest, until a t-test says " +

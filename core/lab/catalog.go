@@ -68,15 +68,16 @@ func Policies() []refresh.Descriptor {
 }
 
 // MaxUploads is how many uploaded datasets the lab keeps; the oldest goes
-// first.
-const MaxUploads = 8
+// first. (A server shared by many keeps each client's own within a smaller
+// quota of the API's, core/api.)
+const MaxUploads = 64
 
 // Lab is the catalog and runner behind the API. It is safe for concurrent
 // use.
 type Lab struct {
 	mu       sync.Mutex
 	bundled  []Bundled
-	built    map[string]*dataset.Dataset
+	built    map[string]*builtDataset
 	uploads  []*dataset.Dataset
 	policies []refresh.Descriptor
 	memo     map[memoKey]*memoEntry
@@ -84,6 +85,13 @@ type Lab struct {
 	cost     recent[costKey, time.Duration] // per repeat; see Split
 	forget   bool                           // WithoutMemory
 	noReuse  bool                           // build each policy afresh every repeat (tests)
+}
+
+// builtDataset is a bundled dataset, generated once on first use, outside
+// the lab's lock: other requests wait for it only if they need it.
+type builtDataset struct {
+	once sync.Once
+	d    *dataset.Dataset
 }
 
 type memoKey struct{ dataset, key string }
@@ -121,7 +129,7 @@ func (l *Lab) memoFor(id string) func(string, func() (any, error)) (any, error) 
 // New returns a lab with the bundled datasets and every policy, changed by
 // opts.
 func New(opts ...Option) *Lab {
-	l := &Lab{bundled: BundledDatasets(), built: map[string]*dataset.Dataset{}, policies: Policies()}
+	l := &Lab{bundled: BundledDatasets(), built: map[string]*builtDataset{}, policies: Policies()}
 	l.ran.max, l.cost.max = MaxRan, MaxRan
 	for _, o := range opts {
 		o(l)
@@ -153,26 +161,33 @@ func (l *Lab) Datasets() []dataset.Info {
 }
 
 // Dataset returns the dataset with the given id, generating a bundled one
-// on first use.
+// on first use (a request that needs another dataset does not wait for it).
 func (l *Lab) Dataset(id string) (*dataset.Dataset, bool) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if d, ok := l.built[id]; ok {
-		return d, true
-	}
 	for _, d := range l.uploads {
 		if d.Info.ID == id {
+			l.mu.Unlock()
 			return d, true
 		}
 	}
-	for _, b := range l.bundled {
-		if b.Info.ID == id {
-			d := b.Build()
-			l.built[id] = d
-			return d, true
-		}
+	i := slices.IndexFunc(l.bundled, func(b Bundled) bool { return b.Info.ID == id })
+	if i < 0 {
+		l.mu.Unlock()
+		return nil, false
 	}
-	return nil, false
+	b, ok := l.built[id]
+	if !ok {
+		b = &builtDataset{}
+		l.built[id] = b
+	}
+	l.mu.Unlock()
+	b.once.Do(func() { b.d = l.bundled[i].Build() })
+	return b.d, true
+}
+
+// IsBundled reports whether id names a dataset the lab ships.
+func (l *Lab) IsBundled(id string) bool {
+	return slices.ContainsFunc(l.bundled, func(b Bundled) bool { return b.Info.ID == id })
 }
 
 // AddUpload adds an uploaded dataset, replacing one with the same id and
@@ -189,6 +204,15 @@ func (l *Lab) AddUpload(d *dataset.Dataset) {
 		}
 		l.uploads = slices.Delete(l.uploads, 0, n)
 	}
+}
+
+// RemoveUpload drops the uploaded dataset id, and what the lab remembers of
+// it.
+func (l *Lab) RemoveUpload(id string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.uploads = slices.DeleteFunc(l.uploads, func(u *dataset.Dataset) bool { return u.Info.ID == id })
+	l.forgetDataset(id)
 }
 
 // forgetDataset drops what the lab remembers of dataset id: what policies
@@ -214,12 +238,14 @@ func (l *Lab) policy(id string) (refresh.Descriptor, bool) {
 	return l.policies[i], true
 }
 
+// datasetIDs lists the bundled datasets' ids, for errors: a lab shared by
+// many names no upload in an answer (an upload's id is its sender's).
 func (l *Lab) datasetIDs() string {
 	var ids []string
-	for _, d := range l.Datasets() {
-		ids = append(ids, d.ID)
+	for _, b := range l.bundled {
+		ids = append(ids, b.Info.ID)
 	}
-	return strings.Join(ids, ", ")
+	return strings.Join(ids, ", ") + ", or an upload's id"
 }
 
 // policyIDsOf lists the ids of the policies of one kind.

@@ -15,6 +15,8 @@ import (
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/refresh"
 	"github.com/refreshlab/refreshlab/core/stat"
+
+	"github.com/refreshlab/refreshlab/core/internal/quote"
 )
 
 // EstimateSpec holds the fields of an estimate experiment (Grimes & Ford,
@@ -108,6 +110,9 @@ const (
 	MaxEstimatePages      = 200000
 	MaxEstimateEpochs     = 1000
 	MaxEstimatePaths      = 200
+	// MaxEstimateWork bounds pages × epochs × repeats × estimators (×
+	// sweep values) of an estimate spec.
+	MaxEstimateWork = 2e8
 	// DefaultPathSpread is Fig. 2's range of initial intervals, 700 hours.
 	DefaultPathSpread = 700 * estimate.Hour
 	// PriorHourlyDays is how far the empirical prior keeps §4.3's 1-hour
@@ -286,7 +291,7 @@ func (l *Lab) resolveEstimate(spec Spec) (Spec, *dataset.Dataset, error) {
 	}
 	d, ok := l.Dataset(spec.Dataset.ID)
 	if !ok {
-		return spec, nil, specErr("dataset.id", "unknown dataset %q (expected one of %s)", spec.Dataset.ID, l.datasetIDs())
+		return spec, nil, specErr("dataset.id", "unknown dataset %s (expected one of %s)", quote.Q(spec.Dataset.ID), l.datasetIDs())
 	}
 	var es EstimateSpec
 	if spec.Estimate != nil {
@@ -336,7 +341,7 @@ func (l *Lab) resolveEstimate(spec Spec) (Spec, *dataset.Dataset, error) {
 		es.Crawl.Mode = CrawlSequential
 	case CrawlSequential, CrawlFixed:
 	default:
-		return spec, nil, specErr("estimate.crawl.mode", "unknown mode %q (expected %q or %q)", es.Crawl.Mode, CrawlSequential, CrawlFixed)
+		return spec, nil, specErr("estimate.crawl.mode", "unknown mode %s (expected %q or %q)", quote.Q(es.Crawl.Mode), CrawlSequential, CrawlFixed)
 	}
 	switch {
 	case es.Crawl.Initial == 0:
@@ -408,9 +413,9 @@ func (l *Lab) resolveEstimate(spec Spec) (Spec, *dataset.Dataset, error) {
 		}
 		points += float64(len(spec.Sweep.Values))
 	}
-	if work := float64(es.Pages) * float64(es.Epochs) * float64(spec.Repeats) * float64(len(spec.Policies)) * points; work > MaxWork/10 {
+	if work := float64(es.Pages) * float64(es.Epochs) * float64(spec.Repeats) * float64(len(spec.Policies)) * points; work > MaxEstimateWork {
 		return spec, nil, specErr("repeats", "too much work: %d pages × %d epochs × %d repeats × %d estimators × %.0f runs exceeds %.0g page-epochs; use fewer repeats",
-			es.Pages, es.Epochs, spec.Repeats, len(spec.Policies), points, MaxWork/10)
+			es.Pages, es.Epochs, spec.Repeats, len(spec.Policies), points, MaxEstimateWork)
 	}
 	ps, err := l.checkPolicies(spec.Policies, KindEstimate, "estimator")
 	if err != nil {

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/refreshlab/refreshlab/core/param"
+
+	"github.com/refreshlab/refreshlab/core/internal/quote"
 )
 
 // A control or a sweep changes one setting of a spec, named by a path:
@@ -94,7 +96,7 @@ func (l *Lab) Field(spec Spec, path string) (Field, error) {
 	kind := cmp.Or(spec.Kind, KindRefresh)
 	if sf, ok := findSpecField(path); ok {
 		if sf.Kind != "" && sf.Kind != kind {
-			return Field{}, fmt.Errorf("field %q belongs to experiments of kind %s, not %s", path, sf.Kind, kind)
+			return Field{}, fmt.Errorf("field %s belongs to experiments of kind %s, not %s", quote.Q(path), sf.Kind, kind)
 		}
 		f := Field{Path: path, Type: sf.Type, Targets: []Target{{Member: strings.Split(path, ".")}}}
 		if sf.Type == FieldDataset {
@@ -135,14 +137,14 @@ func (l *Lab) Field(spec Spec, path string) (Field, error) {
 			}
 		}
 		if !inSpec {
-			return Field{}, fmt.Errorf("field %q: no policy in the spec has a parameter %q", path, name)
+			return Field{}, fmt.Errorf("field %s: no policy in the spec has a parameter %s", quote.Q(path), quote.Q(name))
 		}
 		return f, nil
 	}
 	if rest, ok := strings.CutPrefix(path, "policies."); ok {
 		key, name, ok := strings.Cut(rest, ".")
 		if !ok || key == "" || name == "" {
-			return Field{}, fmt.Errorf("field %q: expected policies.ID.NAME, the id (or label) of a policy of the spec and one of its parameters", path)
+			return Field{}, fmt.Errorf("field %s: expected policies.ID.NAME, the id (or label) of a policy of the spec and one of its parameters", quote.Q(path))
 		}
 		i := slices.IndexFunc(spec.Policies, func(p PolicySpec) bool { return p.Key() == key })
 		if i < 0 {
@@ -150,11 +152,11 @@ func (l *Lab) Field(spec Spec, path string) (Field, error) {
 			for _, p := range spec.Policies {
 				keys = append(keys, p.Key())
 			}
-			return Field{}, fmt.Errorf("field %q: no policy %q in the spec (expected one of %s)", path, key, strings.Join(keys, ", "))
+			return Field{}, fmt.Errorf("field %s: no policy %s in the spec (expected one of %s)", quote.Q(path), quote.Q(key), strings.Join(keys, ", "))
 		}
 		d, ok := l.policy(spec.Policies[i].ID)
 		if !ok {
-			return Field{}, fmt.Errorf("field %q: unknown policy %q", path, spec.Policies[i].ID)
+			return Field{}, fmt.Errorf("field %s: unknown policy %q", quote.Q(path), spec.Policies[i].ID)
 		}
 		j := slices.IndexFunc(d.Params, func(q param.Param) bool { return q.Name == name })
 		if j < 0 {
@@ -162,7 +164,7 @@ func (l *Lab) Field(spec Spec, path string) (Field, error) {
 			for _, q := range d.Params {
 				names = append(names, q.Name)
 			}
-			return Field{}, fmt.Errorf("field %q: policy %s has no parameter %q (expected one of %s)", path, d.ID, name, strings.Join(names, ", "))
+			return Field{}, fmt.Errorf("field %s: policy %s has no parameter %s (expected one of %s)", quote.Q(path), d.ID, quote.Q(name), strings.Join(names, ", "))
 		}
 		p := d.Params[j]
 		return Field{Path: path, Type: p.Type, Param: &p, Targets: []Target{{Key: key, Param: name}}}, nil
@@ -173,7 +175,7 @@ func (l *Lab) Field(spec Spec, path string) (Field, error) {
 			names = append(names, f.Name)
 		}
 	}
-	return Field{}, fmt.Errorf("unknown field %q (expected %s, policies, params.NAME or policies.ID.NAME)", path, strings.Join(names, ", "))
+	return Field{}, fmt.Errorf("unknown field %s (expected %s, policies, params.NAME or policies.ID.NAME)", quote.Q(path), strings.Join(names, ", "))
 }
 
 // Set returns a copy of spec with the field's value v (a number, string or

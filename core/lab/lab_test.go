@@ -3,6 +3,7 @@ package lab_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"math"
 	"reflect"
@@ -98,11 +99,6 @@ func TestResolveErrors(t *testing.T) {
 	for i := range many {
 		many[i] = lab.PolicySpec{ID: "random"}
 	}
-	// 1,140 pages × 21 cycles × 10,000 repeats × 9 policies = 2.15e9 > MaxWork.
-	heavy := make([]lab.PolicySpec, 9)
-	for i := range heavy {
-		heavy[i] = lab.PolicySpec{ID: "random"}
-	}
 	tests := []struct {
 		name  string
 		spec  lab.Spec
@@ -126,7 +122,9 @@ func TestResolveErrors(t *testing.T) {
 			"policies[1].params", []string{"site-greedy", "sampleSize", "whole"}},
 		{"param out of range", lab.Spec{Dataset: tal, Policies: []lab.PolicySpec{{ID: "site-greedy", Params: param.Values{"sampleSize": 0.0}}}},
 			"policies[0].params", []string{"sampleSize", "minimum"}},
-		{"too much work", lab.Spec{Dataset: jor, Repeats: lab.MaxRepeats, Policies: heavy}, "repeats", []string{"too much work"}},
+		// 1,140 pages × 21 cycles × 10,000 repeats × 100 ns > 20 s; the
+		// same run of round-robin passes (TestWorkIsWeighedByCost).
+		{"too much work", lab.Spec{Dataset: jor, Repeats: lab.MaxRepeats, Policies: ids("cluster-sampling")}, "repeats", []string{"too much work", "10000 repeats", "more than the 20s"}},
 		{"a copy without a label", lab.Spec{Dataset: tal, Policies: ids("random", "round-robin", "random")}, "policies[2]", []string{"random", "twice", "policies[0]", "label"}},
 		{"two copies, one label", lab.Spec{Dataset: tal, Policies: []lab.PolicySpec{{ID: "random", Label: "a"}, {ID: "random", Label: "a"}}},
 			"policies[1].label", []string{`"a"`, "policies[0]"}},
@@ -484,27 +482,34 @@ func TestUploads(t *testing.T) {
 	nb := len(l.Datasets())
 	for i := range lab.MaxUploads + 2 {
 		d := tinyDataset(t)
-		d.Info.ID = "up-" + string(rune('a'+i))
+		d.Info.ID = fmt.Sprintf("up-%03d", i)
 		l.AddUpload(d)
 	}
 	listed := l.Datasets()
 	if len(listed) != nb+lab.MaxUploads {
 		t.Fatalf("%d datasets listed, want %d bundled + %d uploads", len(listed), nb, lab.MaxUploads)
 	}
-	if listed[nb].ID != "up-c" || listed[len(listed)-1].ID != "up-j" {
-		t.Errorf("kept uploads %s..%s, want up-c..up-j (oldest dropped)", listed[nb].ID, listed[len(listed)-1].ID)
+	if first, last := fmt.Sprintf("up-%03d", 2), fmt.Sprintf("up-%03d", lab.MaxUploads+1); listed[nb].ID != first || listed[len(listed)-1].ID != last {
+		t.Errorf("kept uploads %s..%s, want %s..%s (oldest dropped)", listed[nb].ID, listed[len(listed)-1].ID, first, last)
 	}
-	if _, ok := l.Dataset("up-a"); ok {
-		t.Error("dropped upload up-a still found")
+	if _, ok := l.Dataset("up-000"); ok {
+		t.Error("dropped upload up-000 still found")
+	}
+	l.RemoveUpload("up-003")
+	if _, ok := l.Dataset("up-003"); ok || len(l.Datasets()) != nb+lab.MaxUploads-1 {
+		t.Error("removed upload up-003 still found")
 	}
 	d := tinyDataset(t)
-	d.Info.ID, d.Info.Name = "up-c", "replaced"
+	d.Info.ID, d.Info.Name = "up-003", "back"
+	l.AddUpload(d)
+	d = tinyDataset(t)
+	d.Info.ID, d.Info.Name = "up-002", "replaced"
 	l.AddUpload(d)
 	listed = l.Datasets()
 	if len(listed) != nb+lab.MaxUploads || listed[len(listed)-1].Name != "replaced" {
 		t.Errorf("replacing up-c: %d listed, last %+v", len(listed), listed[len(listed)-1])
 	}
-	if _, err := l.Run(lab.Spec{Dataset: lab.DatasetRef{ID: "up-c"}, Repeats: 2, Policies: allPolicies()}); err != nil {
+	if _, err := l.Run(lab.Spec{Dataset: lab.DatasetRef{ID: "up-002"}, Repeats: 2, Policies: allPolicies()}); err != nil {
 		t.Errorf("running an upload: %v", err)
 	}
 }
@@ -730,5 +735,25 @@ func TestHeadline(t *testing.T) {
 	}
 	if h := lab.Headline("nonsense"); h != "" {
 		t.Errorf("an unknown kind's headline is %q, want none", h)
+	}
+}
+
+// TestWorkIsWeighedByCost checks that the work limit weighs a run by its
+// policies' costs: the same pages × cycles × repeats pass for a cheap
+// policy and fail for a costly one, and every refresh policy declares a
+// cost (make bench checks each against measurement).
+func TestWorkIsWeighedByCost(t *testing.T) {
+	l := lab.New()
+	jor := lab.DatasetRef{ID: "alqaaideh-jordan"}
+	for _, d := range l.Policies() {
+		if d.Kind == lab.KindRefresh && !(d.Cost > 0) {
+			t.Errorf("%s: no Cost per page-cycle", d.ID)
+		}
+	}
+	if _, _, err := l.Resolve(lab.Spec{Dataset: jor, Repeats: lab.MaxRepeats, Policies: ids("round-robin")}); err != nil {
+		t.Errorf("round-robin, %d repeats: %v", lab.MaxRepeats, err)
+	}
+	if _, _, err := l.Resolve(lab.Spec{Dataset: jor, Repeats: lab.MaxRepeats, Policies: ids("cluster-sampling")}); err == nil {
+		t.Errorf("cluster-sampling, %d repeats: no work error", lab.MaxRepeats)
 	}
 }

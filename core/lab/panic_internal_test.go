@@ -15,10 +15,9 @@ import (
 // policies plus the given test-only ones. The public API has no way to
 // register a policy, so this is an internal test.
 func testLab(extra ...refresh.Descriptor) *Lab {
-	return &Lab{
-		bundled: BundledDatasets(), built: map[string]*dataset.Dataset{},
-		policies: append(Policies(), extra...),
-	}
+	l := New()
+	l.policies = append(l.policies, extra...)
+	return l
 }
 
 // badPolicy panics, or overspends, in the given cycle.

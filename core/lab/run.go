@@ -14,6 +14,8 @@ import (
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/refresh"
 	"github.com/refreshlab/refreshlab/core/stat"
+
+	"github.com/refreshlab/refreshlab/core/internal/quote"
 )
 
 // Result is what a run returns: the spec with every default filled in, so
@@ -118,14 +120,14 @@ func (l *Lab) Resolve(spec Spec) (Spec, *dataset.Dataset, error) {
 	case KindSchedule:
 		return l.resolveSchedule(spec)
 	default:
-		return spec, nil, specErr("kind", "unknown experiment kind %q (expected one of %q)", spec.Kind, Kinds())
+		return spec, nil, specErr("kind", "unknown experiment kind %s (expected one of %q)", quote.Q(spec.Kind), Kinds())
 	}
 	if spec.Dataset.ID == "" {
 		return spec, nil, specErr("dataset.id", "missing: name a dataset (one of %s)", l.datasetIDs())
 	}
 	d, ok := l.Dataset(spec.Dataset.ID)
 	if !ok {
-		return spec, nil, specErr("dataset.id", "unknown dataset %q (expected one of %s)", spec.Dataset.ID, l.datasetIDs())
+		return spec, nil, specErr("dataset.id", "unknown dataset %s (expected one of %s)", quote.Q(spec.Dataset.ID), l.datasetIDs())
 	}
 	n := len(d.Pages)
 	switch {
@@ -159,15 +161,25 @@ func (l *Lab) Resolve(spec Spec) (Spec, *dataset.Dataset, error) {
 		}
 		points += float64(len(spec.Sweep.Values))
 	}
-	if work := float64(n) * float64(spec.Cycles) * float64(spec.Repeats) * float64(len(spec.Policies)) * points; work > MaxWork {
-		return spec, nil, specErr("repeats", "too much work: %d pages × %d cycles × %d repeats × %d policies × %.0f runs exceeds %.0g page-cycles; use fewer repeats",
-			n, spec.Cycles, spec.Repeats, len(spec.Policies), points, MaxWork)
-	}
 	ps, err := l.checkPolicies(spec.Policies, KindRefresh, "policy")
 	if err != nil {
 		return spec, nil, err
 	}
 	spec.Policies = ps
+	var cost float64 // ns per page-cycle of all the spec's policies
+	for _, p := range ps {
+		desc, _ := l.policy(p.ID)
+		cost += desc.Cost
+	}
+	pageCycles := float64(n) * float64(spec.Cycles) * float64(spec.Repeats) * points
+	if work := time.Duration(pageCycles * cost); work > MaxWork {
+		runs := ""
+		if points > 1 {
+			runs = fmt.Sprintf(" × %.0f runs", points)
+		}
+		return spec, nil, specErr("repeats", "too much work: %d pages × %d cycles × %d repeats%s of these policies would take about %v, more than the %v a run may take; use fewer repeats",
+			n, spec.Cycles, spec.Repeats, runs, work.Round(time.Second), MaxWork)
+	}
 	return spec, d, nil
 }
 
@@ -490,7 +502,7 @@ func (l *Lab) checkPolicies(in []PolicySpec, kind, noun string) ([]PolicySpec, e
 	for i, p := range in {
 		desc, ok := l.policy(p.ID)
 		if !ok || cmp.Or(desc.Kind, KindRefresh) != kind {
-			return nil, specErr(fmt.Sprintf("policies[%d].id", i), "unknown %s %q (expected one of %s)", noun, p.ID, l.policyIDsOf(kind))
+			return nil, specErr(fmt.Sprintf("policies[%d].id", i), "unknown %s %s (expected one of %s)", noun, quote.Q(p.ID), l.policyIDsOf(kind))
 		}
 		vals, err := param.Check(desc.Params, p.Params)
 		if err != nil {
@@ -513,7 +525,7 @@ func checkKeys(l *Lab, ps []PolicySpec) error {
 	for i, p := range ps {
 		if p.Label != "" {
 			if !validLabel(p.Label) {
-				return specErr(fmt.Sprintf("policies[%d].label", i), "%q: expected letters, digits and '-', at most 40", p.Label)
+				return specErr(fmt.Sprintf("policies[%d].label", i), "%s: expected letters, digits and '-', at most 40", quote.Q(p.Label))
 			}
 			if _, ok := l.policy(p.Label); ok {
 				return specErr(fmt.Sprintf("policies[%d].label", i), "%q is the id of a policy: choose another label", p.Label)

@@ -11,6 +11,8 @@ import (
 	"github.com/refreshlab/refreshlab/core/refresh"
 	"github.com/refreshlab/refreshlab/core/schedule"
 	"github.com/refreshlab/refreshlab/core/stat"
+
+	"github.com/refreshlab/refreshlab/core/internal/quote"
 )
 
 // KindSchedule is the experiment kind of package schedule: each page gets a
@@ -156,7 +158,7 @@ func (l *Lab) resolveSchedule(spec Spec) (Spec, *dataset.Dataset, error) {
 	}
 	d, ok := l.Dataset(spec.Dataset.ID)
 	if !ok {
-		return spec, nil, specErr("dataset.id", "unknown dataset %q (expected one of %s)", spec.Dataset.ID, l.datasetIDs())
+		return spec, nil, specErr("dataset.id", "unknown dataset %s (expected one of %s)", quote.Q(spec.Dataset.ID), l.datasetIDs())
 	}
 	n := len(d.Pages)
 	switch {
@@ -192,7 +194,7 @@ func (l *Lab) resolveSchedule(spec Spec) (Spec, *dataset.Dataset, error) {
 		ss.Rates = RatesOracle
 	}
 	if ss.Rates != RatesOracle && !slices.Contains(scheduleRateEstimators, ss.Rates) {
-		return spec, nil, specErr("schedule.rates", "unknown rates %q (expected %q or an estimator: %v)", ss.Rates, RatesOracle, scheduleRateEstimators)
+		return spec, nil, specErr("schedule.rates", "unknown rates %s (expected %q or an estimator: %v)", quote.Q(ss.Rates), RatesOracle, scheduleRateEstimators)
 	}
 	switch {
 	case ss.Observe == 0:

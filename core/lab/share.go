@@ -75,7 +75,7 @@ func (l *Lab) timedMemo(id string, built *time.Duration) func(string, func() (an
 // it. Policies the lab remembers belong to neither part.
 func (l *Lab) Split(spec Spec) (mine, theirs Spec, ok bool) {
 	spec, keys, err := l.distinctKeys(spec)
-	if err != nil || spec.Sweep != nil || !l.isBundled(spec.Dataset.ID) {
+	if err != nil || spec.Sweep != nil || !l.IsBundled(spec.Dataset.ID) {
 		return mine, theirs, false
 	}
 	type job struct {
@@ -126,11 +126,6 @@ func (l *Lab) Split(spec Spec) (mine, theirs Spec, ok bool) {
 		return s
 	}
 	return pick(part[0]), pick(part[1]), true
-}
-
-// isBundled reports whether id names a bundled dataset.
-func (l *Lab) isBundled(id string) bool {
-	return slices.ContainsFunc(l.bundled, func(b Bundled) bool { return b.Info.ID == id })
 }
 
 // keyOf is ranKey of policy i of the resolved spec.
@@ -211,7 +206,7 @@ func (l *Lab) Import(data []byte) error {
 		return fmt.Errorf("lab: shared results: %w", err)
 	}
 	for _, s := range in {
-		if !l.isBundled(s.Dataset) {
+		if !l.IsBundled(s.Dataset) {
 			return fmt.Errorf("lab: shared results of %q, not a bundled dataset", s.Dataset)
 		}
 		if s.Result.ID != s.Policy {

@@ -6,6 +6,7 @@ package lab
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/refreshlab/refreshlab/core/param"
 )
@@ -82,8 +83,9 @@ const (
 	DefaultRepeats = 10
 	MaxRepeats     = 10000
 	MaxPolicies    = 24
-	// MaxWork bounds pages × cycles × repeats × policies (× sweep values).
-	MaxWork = 2e9
+	// MaxWork bounds a run's estimated computing time: pages × cycles ×
+	// repeats (× sweep values) times each policy's Cost per page-cycle.
+	MaxWork = 20 * time.Second
 	// MaxSweep bounds the values of a sweep.
 	MaxSweep = 200
 )

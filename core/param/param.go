@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/refreshlab/refreshlab/core/internal/quote"
 )
 
 // Types a parameter can have.
@@ -121,9 +123,9 @@ func Check(ps []Param, v Values) (Values, error) {
 				known[j] = p.Name
 			}
 			if len(known) == 0 {
-				return nil, fmt.Errorf("unknown parameter %q: this one takes no parameters", name)
+				return nil, fmt.Errorf("unknown parameter %s: this one takes no parameters", quote.Q(name))
 			}
-			return nil, fmt.Errorf("unknown parameter %q (expected one of %s)", name, strings.Join(known, ", "))
+			return nil, fmt.Errorf("unknown parameter %s (expected one of %s)", quote.Q(name), strings.Join(known, ", "))
 		}
 		val, err := ps[i].check(v[name])
 		if err != nil {
@@ -191,7 +193,7 @@ func describe(v any) string {
 	case nil:
 		return "null"
 	case string:
-		return fmt.Sprintf("%q", x)
+		return quote.Q(x)
 	case bool, float64, int:
 		return fmt.Sprint(x)
 	}

@@ -18,6 +18,7 @@ func Descriptors() []refresh.Descriptor {
 	return []refresh.Descriptor{
 		{
 			ID: "round-robin", Name: "Round-robin",
+			Cost:    10,
 			Paper:   "Taleghani & Ugur-Ozekinci §2.1 (1); Tan et al. §5.1 (RR)",
 			Summary: "Downloads pages in a fixed order, picking up where the last cycle stopped, so every page is refreshed once per pass.",
 			New: func(env refresh.Env) (refresh.Policy, error) {
@@ -27,6 +28,7 @@ func Descriptors() []refresh.Descriptor {
 		},
 		{
 			ID: "random", Name: "Random",
+			Cost:    12,
 			Paper:   "Tan et al. §5.1 (Rand)",
 			Summary: "Downloads a uniformly random set of pages each cycle.",
 			New: func(env refresh.Env) (refresh.Policy, error) {
@@ -36,6 +38,7 @@ func Descriptors() []refresh.Descriptor {
 		},
 		{
 			ID: "change-frequency", Name: "Change frequency",
+			Cost:    45,
 			Paper:   "Taleghani & Ugur-Ozekinci §2.1 (2); Tan et al. §5.1 (Freq)",
 			Summary: "Ranks pages by the changes their own past downloads saw, per cycle watched, times the cycles since the last download.",
 			New: func(env refresh.Env) (refresh.Policy, error) {
@@ -47,6 +50,7 @@ func Descriptors() []refresh.Descriptor {
 		},
 		{
 			ID: "oracle", Name: "Oracle (perfect foresight)", Oracle: true, UpperBound: true,
+			Cost:    25,
 			Paper:   "upper bound; not a crawler",
 			Summary: "Reads the truth and downloads only pages that changed, those stale longest first. No real crawler can do this: it marks the ceiling.",
 			New: func(env refresh.Env) (refresh.Policy, error) {

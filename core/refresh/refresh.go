@@ -95,9 +95,15 @@ type Descriptor struct {
 	Oracle  bool   `json:"oracle"`
 	// UpperBound marks the oracle no policy can beat on ChangeRatio; other
 	// oracles read the truth (true rates, say) but are not ceilings.
-	UpperBound bool                      `json:"upperBound,omitempty"`
-	Params     []param.Param             `json:"params"`
-	New        func(Env) (Policy, error) `json:"-"`
+	UpperBound bool          `json:"upperBound,omitempty"`
+	Params     []param.Param `json:"params"`
+	// Cost is what one page-cycle of the policy costs to simulate, in
+	// nanoseconds on the native build: a generous upper bound over the
+	// bundled datasets, which make bench checks against measurement. The
+	// lab's work limit weighs a run by it, since policies differ in cost
+	// tens of times over.
+	Cost float64                   `json:"-"`
+	New  func(Env) (Policy, error) `json:"-"`
 	// Expect, when set, returns the exact expected ChangeRatio of one
 	// cycle of the policy on d's first cycle, for lessons that set a
 	// simulation beside its theory. It may refuse (an error) where the

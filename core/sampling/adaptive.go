@@ -25,6 +25,7 @@ var (
 func AdaptiveDescriptors() []refresh.Descriptor {
 	return []refresh.Descriptor{{
 		ID: "site-adaptive", Name: "Site sampling, adaptive",
+		Cost:  16,
 		Paper: "Cho & Ntoulas 2002, as in Al-Qaaideh §2.7 and Fig. 2.3",
 		Summary: "Samples κ pages of every undecided site per round and puts a confidence interval on each site's change fraction: " +
 			"sites whose interval lies above the greedy cut-off are downloaded whole, those below it are dropped, the rest are sampled again.",

@@ -37,6 +37,7 @@ func HybridDescriptors() []refresh.Descriptor {
 	return []refresh.Descriptor{
 		{
 			ID: "greedy-sample-allocation", Name: "Greedy sample allocation",
+			Cost:  16,
 			Paper: "Al-Qaaideh §4.3 and Appendix A.2",
 			Summary: "Monitors P sample pages, first P/W per site, then shared among sites in proportion to their estimated change rate, " +
 				"with a reserve for sites that showed none; spends the rest of the budget on whole sites, highest estimate first.",
@@ -47,6 +48,7 @@ func HybridDescriptors() []refresh.Descriptor {
 		},
 		{
 			ID: "frequency-greedy", Name: "Frequency-greedy hybrid",
+			Cost:  12,
 			Paper: "Al-Qaaideh ch. 3 (§3.3.1-§3.3.3) and §4.4",
 			Summary: "Greedy sample allocation in which each sample page keeps a history of its last V versions and counts C = D/V, " +
 				"D the versions that showed a change; a site's rate is the mean C of its sample pages. " +

@@ -36,6 +36,7 @@ func Descriptors() []refresh.Descriptor {
 	return []refresh.Descriptor{
 		{
 			ID: "site-greedy", Name: "Site sampling, greedy",
+			Cost:    15,
 			Paper:   "Cho & Ntoulas 2002, as in Taleghani & Ugur-Ozekinci §2.1 (3), §2.3.1 and Al-Qaaideh §2.5.3",
 			Summary: "Samples pages from every site, then downloads whole sites, the one whose sample changed most first, until the budget runs out.",
 			Params:  []param.Param{sampleSizeParam},
@@ -44,6 +45,7 @@ func Descriptors() []refresh.Descriptor {
 		},
 		{
 			ID: "site-proportional", Name: "Site sampling, proportional",
+			Cost:    20,
 			Paper:   "Cho & Ntoulas 2002, as in Al-Qaaideh §2.5.2 and §2.5.4",
 			Summary: "Samples pages from every site, then gives each site a share of the remaining budget proportional to its sample's change fraction.",
 			Params:  []param.Param{sampleSizeParam},

@@ -423,6 +423,7 @@ func RefreshDescriptors() []refresh.Descriptor {
 		revisitDescriptor(),
 		{
 			ID: "rate-schedule", Name: "Schedule from estimated rates",
+			Cost:    45,
 			Paper:   "Cho & Garcia-Molina, SIGMOD 2000 / TODS 2003 (allocation) and ACM TOIT 2003 (estimator, Grimes & Ford eq. 1); Azar et al. PNAS 2018; Kolobov et al. NeurIPS 2019; Olston & Pandey WWW 2008",
 			Summary: "Estimates each page's change rate from its own downloads, plans sync rates with an allocation policy each cycle, and downloads the pages whose accumulated share reaches one download. A page whose downloads all found it unchanged is estimated never to change, and the optimal allocations give such a page no syncs: it is never downloaded again unless the plan leaves budget over.",
 			Params: []param.Param{
@@ -443,6 +444,7 @@ func RefreshDescriptors() []refresh.Descriptor {
 		},
 		{
 			ID: "rate-schedule-oracle", Name: "Schedule from rates (true rates)", Oracle: true,
+			Cost:    40,
 			Paper:   "Cho & Garcia-Molina, SIGMOD 2000 / TODS 2003; Azar et al. PNAS 2018; Kolobov et al. NeurIPS 2019; Olston & Pandey WWW 2008",
 			Summary: "An oracle: plans sync rates with an allocation policy from the true change rates, the best any estimator could give it. A page that never changes gets no syncs and is never downloaded (Cho & Garcia-Molina's optimum also gives up pages that change too fast for the budget).",
 			Params:  []param.Param{allocationParam()},

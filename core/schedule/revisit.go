@@ -159,6 +159,7 @@ func revisitDescriptor() refresh.Descriptor {
 	rules, names := schedulesOf(TypeAdaptive)
 	return refresh.Descriptor{
 		ID: "revisit-rule", Name: "Crawler re-visit rule",
+		Cost:    45,
 		Paper:   "Apache Nutch AdaptiveFetchSchedule; Heritrix 1.x WaitEvaluator; StormCrawler AdaptiveScheduler (shipped defaults)",
 		Summary: "Each page's next visit set by a production crawler's adaptive rule from whether the last visit found a change; each cycle the pages due soonest are downloaded, up to the budget. Knows no rates.",
 		Params: []param.Param{{

@@ -7,6 +7,8 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/chromedp/chromedp"
@@ -58,8 +60,17 @@ func NewBrowser(parent context.Context) (context.Context, context.CancelFunc) {
 
 // Console gathers what a page writes to its console.
 type Console struct {
-	mu   sync.Mutex
-	msgs []chromedp.ConsoleMessage
+	mu      sync.Mutex
+	msgs    []chromedp.ConsoleMessage
+	allowed []string
+}
+
+// Allow makes errors whose text contains s expected ones, which Errors
+// leaves out: a browser's own report of a 404 that a test asks for, say.
+func (c *Console) Allow(s string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.allowed = append(c.allowed, s)
 }
 
 // Collect starts gathering the console messages of the tab in ctx.
@@ -88,8 +99,14 @@ func (c *Console) Messages() []chromedp.ConsoleMessage {
 
 // Errors returns the messages that are errors or uncaught exceptions.
 func (c *Console) Errors() []chromedp.ConsoleMessage {
+	c.mu.Lock()
+	allowed := slices.Clone(c.allowed)
+	c.mu.Unlock()
 	var out []chromedp.ConsoleMessage
 	for _, m := range c.Messages() {
+		if slices.ContainsFunc(allowed, func(s string) bool { return strings.Contains(m.Text, s) }) {
+			continue
+		}
 		if m.IsException() || m.Type == chromedp.ConsoleError || m.Type == "error" || m.Type == "assert" {
 			out = append(out, m)
 		}

@@ -45,6 +45,7 @@ const (
 // every request) and one browser; each test opens its own tab.
 type env struct {
 	url     string
+	dist    string // the built site
 	rec     *Recorder
 	browser context.Context
 	shots   string
@@ -114,7 +115,7 @@ func start() (*env, error) {
 	if err := os.MkdirAll(shots, 0o755); err != nil {
 		return nil, err
 	}
-	return &env{url: srv.URL, rec: rec, browser: browser, shots: shots}, nil
+	return &env{url: srv.URL, dist: dist, rec: rec, browser: browser, shots: shots}, nil
 }
 
 // tab is one test's browser tab with its console.
@@ -128,6 +129,15 @@ type tab struct {
 // open opens a tab at path (none when empty) and, when the test ends,
 // fails it on any console error or uncaught exception, then closes it.
 func (e *env) open(t *testing.T, path string) *tab {
+	t.Helper()
+	if path == "" {
+		return e.openURL(t, "")
+	}
+	return e.openURL(t, e.url+path)
+}
+
+// openURL is open at a whole URL (another server's).
+func (e *env) openURL(t *testing.T, url string) *tab {
 	t.Helper()
 	ctx, cancel, err := NewTab(e.browser)
 	if err != nil {
@@ -146,8 +156,8 @@ func (e *env) open(t *testing.T, path string) *tab {
 		cancel()
 	})
 	tb.do(chromedp.EmulateViewport(1400, 900))
-	if path != "" {
-		tb.do(chromedp.Navigate(Probed(e.url + path)))
+	if url != "" {
+		tb.do(chromedp.Navigate(Probed(url)))
 	}
 	return tb
 }

@@ -11,6 +11,26 @@ const params = new URLSearchParams(location.search);
 /** Which engine answers: "wasm" (default) or "server". */
 export const engineName = params.get('engine') === 'server' ? 'server' : 'wasm';
 
+// Keep the site and the lab's module for when the network goes (sw.js),
+// where the browser allows a service worker (https, or localhost). The
+// page hands it what it loaded before the worker controlled it.
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.register(new URL('../sw.js', import.meta.url), { scope: new URL('../', import.meta.url).pathname })
+    .then(() => navigator.serviceWorker.ready)
+    .then((reg) => {
+      const loaded = [location.href.split('#')[0], ...performance.getEntriesByType('resource').map((e) => e.name)];
+      reg.active.postMessage({ cache: loaded });
+    })
+    .catch(() => { /* no offline copy: the lab works online as before */ });
+}
+
+// Say truthfully where the work and the user's logs go with the server
+// engine (the page's footer says "in this tab" for the default).
+if (engineName === 'server' && typeof document !== 'undefined') {
+  const where = document.getElementById('where-runs');
+  if (where) where.textContent = 'With ?engine=server this page has the server it came from run its experiments, and sends it any log you read (the upload page says how long the server keeps one).';
+}
+
 const listeners = new Set();
 let engineState = { state: 'starting', text: 'starting the lab…' };
 
@@ -165,7 +185,14 @@ class ServerEngine {
     try {
       const r = await fetch(url, { method, body: method === 'GET' ? undefined : body });
       const text = await r.text();
-      return response(r.status, r.headers.get('Content-Type') || '', text, performance.now() - t0);
+      const type = r.headers.get('Content-Type') || '';
+      if (!r.ok && !type.includes('json')) {
+        // A static host answers /api/ with its own page (a 404 in HTML, or
+        // a 405): it has no API.
+        setEngine('error', 'this host has no API');
+        return errorResponse(503, `this host has no API (it answered ${r.status} with a page, not the lab): it serves the site only. Open the page without ?engine=server to run the lab in your browser.`);
+      }
+      return response(r.status, type, text, performance.now() - t0);
     } catch (err) {
       return errorResponse(503, `the server did not answer: ${err.message}`);
     }

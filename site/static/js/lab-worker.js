@@ -13,11 +13,35 @@ importScripts('wasm_exec.js');
 
 let ready = null;
 
+// The module's name: lab.HASH.wasm as make writes it (wasm.json), which
+// servers send precompressed and browsers keep, else lab.wasm.
+async function moduleURL() {
+  try {
+    const r = await fetch(new URL('../wasm.json', self.location.href));
+    if (r.ok) return new URL(`../${(await r.json()).wasm}`, self.location.href);
+  } catch { /* a host without it: the plain name */ }
+  return new URL('../lab.wasm', self.location.href);
+}
+
+// instantiate compiles the module as it streams in when the host sends it
+// as application/wasm, which streaming compilation requires; many static
+// hosts send application/octet-stream, so then the bytes are compiled
+// whole.
+async function instantiate(url, imports) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url.pathname}: HTTP ${response.status}`);
+  if ((response.headers.get('Content-Type') || '').split(';')[0].trim() === 'application/wasm') {
+    return WebAssembly.instantiateStreaming(response, imports);
+  }
+  return WebAssembly.instantiate(await response.arrayBuffer(), imports);
+}
+
 function start() {
   ready = new Promise((resolve, reject) => {
     self.onRefreshLabReady = resolve;
     const go = new Go();
-    WebAssembly.instantiateStreaming(fetch(new URL('../lab.wasm', self.location.href)), go.importObject)
+    moduleURL()
+      .then((url) => instantiate(url, go.importObject))
       .then(({ instance }) => {
         go.run(instance).then(() => postMessage({ type: 'exit' }), (err) => postMessage({ type: 'failed', error: String(err) }));
       })

@@ -1,8 +1,8 @@
 // The upload page: read a log (a crawl log, change events, or a web
-// archive's index of captures) in this tab, summarise it, and run every
-// refresh policy on it.
+// archive's index of captures), summarise it, and run every refresh
+// policy on it.
 import { mountExperiment, catalog, refreshCatalog, el, specFromURL } from './experiment.js';
-import { uploadLog, restoreUpload } from './uploads.js';
+import { uploadLog, restoreUpload, whereLogsGo } from './uploads.js';
 import { onEngine } from './api.js';
 
 const $ = (id) => document.getElementById(id);
@@ -13,6 +13,12 @@ const bar = $('progress-bar');
 const label = $('progress-label');
 const errorBox = $('upload-error');
 let experiment = null;
+// Where the log goes, said truthfully for the engine this page uses.
+let logsGo = { where: 'in this tab' };
+whereLogsGo().then((w) => {
+  logsGo = w;
+  $('where-logs-go').replaceChildren(el('strong', { text: w.local ? 'Your log stays in this tab:' : 'Your log is sent to this server:' }), ' ' + w.text);
+});
 // The report view, under the experiment (report.js).
 import('./report.js').then((m) => m.mountReport($('experiment')));
 
@@ -170,6 +176,7 @@ async function read(file) {
   hideMapping();
   if (f === 'change-events') showEventSummary(r.dataset, r.summary, performance.now() - t0);
   else showSummary(r.dataset, r.summary, performance.now() - t0);
+  if (r.note) $('facts').append(el('dt', { text: 'Your uploads' }), el('dd', { text: r.note }));
   await refreshCatalog();
   await showExperiment(r.dataset);
 }
@@ -337,7 +344,7 @@ function showSummary(d, s, ms) {
     ['Columns used', (s.columns || []).join(', ')],
   );
   if (s.ignored && s.ignored.length) facts.push(['Columns ignored', s.ignored.join(', ')]);
-  facts.push(['Read in', `${Math.round(ms)} ms, in this tab`]);
+  facts.push(['Read in', `${Math.round(ms)} ms, ${logsGo.where}`]);
   $('facts').replaceChildren(...facts.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v })]));
   $('summary').hidden = false;
 }
@@ -362,7 +369,7 @@ function showEventSummary(d, s, ms) {
     ['Columns used', (s.columns || []).join(', ')],
   ];
   if (s.ignored && s.ignored.length) facts.push(['Columns ignored', s.ignored.join(', ')]);
-  facts.push(['Read in', `${Math.round(ms)} ms, in this tab`]);
+  facts.push(['Read in', `${Math.round(ms)} ms, ${logsGo.where}`]);
   $('facts').replaceChildren(...facts.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v })]));
   $('summary').hidden = false;
 }

@@ -1,8 +1,28 @@
-// Uploaded logs: read by the lab in this tab, and kept in this
-// browser's IndexedDB (never sent anywhere) so that a reload or a copied
-// link in the same browser finds the dataset again.
+// Uploaded logs: read by the lab (in this tab by default; with
+// ?engine=server, by the server), and kept in this browser's IndexedDB
+// (never sent anywhere) so that a reload or a copied link in the same
+// browser finds the dataset again.
 
-import { request, errorOf } from './api.js';
+import { request, errorOf, engineName } from './api.js';
+
+/**
+ * Where a log the page reads goes, in the engine this page uses:
+ * {local, where, text} for the page to tell its user truthfully. With the
+ * server engine the server says how long it keeps an upload (GET
+ * /api/health).
+ */
+export async function whereLogsGo() {
+  if (engineName !== 'server') {
+    return { local: true, where: 'in this tab', text: "the lab's WebAssembly module reads it here, and nothing is sent anywhere." };
+  }
+  let kept = '';
+  try {
+    const r = await request('GET', '/api/health');
+    const u = r.ok && r.json().uploads;
+    if (u && u.keptFor) kept = `, keeps it for ${u.keptFor} after its last use, and shows it to ${u.visibleTo} alone`;
+  } catch { /* said below without the server's terms */ }
+  return { local: false, where: 'on the server', text: `this page uses the server engine (?engine=server), so the whole file is sent to this server, which reads it${kept}.` };
+}
 
 const DB = 'refresh-lab';
 const STORE = 'uploads';
@@ -41,7 +61,8 @@ export function latestUpload() {
 /**
  * Reads a log (a File or Blob, gzip-compressed or not) into the lab, with
  * the API's reading options: format, cycle, merge, sep (a CSV separator),
- * columns (a column map). Resolves to {ok, dataset, summary} or
+ * columns (a column map). Resolves to {ok, dataset, summary, note} (a
+ * server's note when it let go of an older upload of this browser's) or
  * {ok: false, error: {...}} with the line and column of a bad file and,
  * when the lab has them, a hint, a separator or format to try, and a
  * preview for a column map. onProgress(phase, done, total) reports
@@ -56,7 +77,7 @@ export async function uploadLog(file, { name, cycle, format, merge, sep, columns
   if (columns) q.set('columns', columns);
   const r = await request('POST', '/api/datasets', { query: q.toString(), body: file, onProgress });
   if (!r.ok) return { ok: false, error: errorOf(r) };
-  const { dataset, summary } = r.json();
+  const { dataset, summary, note } = r.json();
   // Tell the page's views (the report) which file the dataset came from.
   latest = { file, dataset, summary, format: q.get('format') };
   document.dispatchEvent(new CustomEvent('refresh-lab:log', { detail: latest }));
@@ -65,7 +86,7 @@ export async function uploadLog(file, { name, cycle, format, merge, sep, columns
   } catch {
     // Private windows may refuse storage: the upload still works now.
   }
-  return { ok: true, dataset, summary };
+  return { ok: true, dataset, summary, note };
 }
 
 /** Reads a log saved by uploadLog into the lab again; true on success. */

@@ -213,12 +213,22 @@ func timeRun(l *lab.Lab, s lab.Spec) (time.Duration, error) {
 }
 
 // next returns how many repeats should make a run last at least minDur,
-// given that r repeats took el: as testing.B does, aim 20% past it, grow
-// at most 100-fold at a time, and stay within the lab's limits for d.
-func next(r int, el, minDur time.Duration, d dataset.Info) int {
+// given that r repeats took el: as testing.B does, aim 20% past it and
+// grow at most 100-fold at a time.
+func next(r int, el, minDur time.Duration) int {
 	want := int(math.Ceil(1.2 * float64(r) * float64(minDur) / float64(max(el, time.Microsecond))))
-	limit := int(lab.MaxWork / float64(max(1, d.Pages*d.Cycles)))
-	return max(r+1, min(want, 100*r, lab.MaxRepeats, limit))
+	return max(r+1, min(want, 100*r))
+}
+
+// maxRepeats is the most repeats of policy on d the lab's limits allow.
+func maxRepeats(l *lab.Lab, d dataset.Info, policy string) int {
+	cost := 1.0
+	for _, p := range l.Policies() {
+		if p.ID == policy && p.Cost > 0 {
+			cost = p.Cost
+		}
+	}
+	return min(lab.MaxRepeats, int(float64(lab.MaxWork.Nanoseconds())/(cost*float64(max(1, d.Pages*d.Cycles)))))
 }
 
 // Throughput times lab.Run of a one-policy spec on d with enough repeats to
@@ -227,7 +237,7 @@ func next(r int, el, minDur time.Duration, d dataset.Info) int {
 // of three runs of that length (growing on if even that is well short).
 func Throughput(l *lab.Lab, d dataset.Info, policy string, minDur time.Duration) PageCycle {
 	pc := PageCycle{Dataset: d.ID, Pages: d.Pages, Cycles: d.Cycles, Policy: policy}
-	limit := min(lab.MaxRepeats, int(lab.MaxWork/float64(max(1, d.Pages*d.Cycles))))
+	limit := maxRepeats(l, d, policy)
 	for r := 1; ; {
 		el, err := timeRun(l, spec(d, r, policy))
 		if err != nil {
@@ -251,7 +261,7 @@ func Throughput(l *lab.Lab, d dataset.Info, policy string, minDur time.Duration)
 				return pc
 			}
 		}
-		r = min(next(r, el, minDur, d), limit)
+		r = min(next(r, el, minDur), limit)
 	}
 }
 
