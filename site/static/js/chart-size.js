@@ -4,6 +4,8 @@
 // sets. This module measures the box and asks for a redraw when it changes
 // (a turned phone, a resized window), never on a slider's press.
 
+import { post } from './api.js';
+
 /**
  * The width, in whole CSS pixels, of a chart shown in container: its box's
  * width rounded down (clientWidth rounds to the nearest, and a chart half a
@@ -17,9 +19,10 @@ export function chartWidth(container) {
 /**
  * Keeps the width of every chart spec (specs() lists them) equal to the
  * width charts get in container, and calls redraw when it changes.
- * Returns check(), to call after charts are drawn: the first time, it
- * measures a drawn chart's box (the container may hold several side by
- * side) once the frame is painted.
+ * Returns set(), to size specs that replaced the old ones, and check(), to
+ * call after charts are drawn: the first time, it measures a drawn chart's
+ * box (the container may hold several side by side) once the frame is
+ * painted.
  */
 export function sizeCharts(container, specs, redraw) {
   let width = 0;
@@ -50,4 +53,19 @@ export function sizeCharts(container, specs, redraw) {
       requestAnimationFrame(() => setTimeout(() => { if (apply()) redraw(); }, 0));
     },
   };
+}
+
+/**
+ * The SVG of each chart spec of result, drawn anew (at the specs' widths)
+ * from the result the lab remembers by id, or from the result itself when
+ * it no longer does; null if any could not be drawn.
+ */
+export async function chartsOf(result, specs) {
+  const one = async (chart) => {
+    let r = await post('/api/chart', { id: result.id, chart });
+    if (r.status === 404) r = await post('/api/chart', { result, chart });
+    return r.ok ? r.body : null;
+  };
+  const svgs = await Promise.all(specs.map(one));
+  return svgs.every((s) => s !== null) ? svgs : null;
 }

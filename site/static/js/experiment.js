@@ -9,7 +9,7 @@
 
 import { request, post, runWithCharts, pair, errorOf, onEngine, engineName } from './api.js';
 import { restoreUpload } from './uploads.js';
-import { sizeCharts } from './chart-size.js';
+import { sizeCharts, chartsOf } from './chart-size.js';
 import { chartTooltips, focusablePoints } from './chart-tooltip.js';
 import { SLOW_MS, expectedMs, labelDatasets, seconds } from './slow.js';
 
@@ -322,7 +322,9 @@ class Experiment {
     // What each of the lesson's charts asks POST /api/chart for: all but
     // the caption, which the page shows.
     this.chartSpecs = config.charts.map(({ caption, ...chart }) => chart);
-    this.sizer = sizeCharts(this.charts, () => this.chartSpecs, () => this.spec && this.schedule());
+    // A box that changes width redraws the result's charts for it (not
+    // the run): at once when idle, else after the run in hand.
+    this.sizer = sizeCharts(this.charts, () => this.chartSpecs, () => { if (this.running) this.resized = true; else this.redrawSized(); });
     chartTooltips(this.charts);
     this.ahead = new Map(); // full spec (JSON) → a preview computed ahead
     this.pace = new Pace();
@@ -594,7 +596,18 @@ class Experiment {
     }
     this.running = false;
     this.root.removeAttribute('aria-busy');
+    if (this.resized) {
+      this.resized = false;
+      this.redrawSized();
+    }
     this.lookAhead();
+  }
+
+  /** Draws the shown result's charts again at their boxes' width (chart-size.js). */
+  async redrawSized() {
+    const result = this.result;
+    const svgs = result && await chartsOf(result, this.chartSpecs);
+    if (svgs && this.result === result && !this.running) this.renderCharts(result, svgs);
   }
 
   /**
