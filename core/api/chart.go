@@ -315,16 +315,22 @@ func Figure(res *lab.Result, opts ChartOptions) (figure, error) {
 
 // seriesNames names a chart's series: by the policy's name, except that
 // when every policy drawn is a labelled copy of one policy (lab.PolicySpec
-// Label: say, cluster sampling on six feature sets) the labels alone tell
-// them apart, and the full names would not fit under bars.
+// Label: say, cluster sampling on six feature sets) what tells them apart
+// names them (lab.CopyNames), as the full names would not fit under bars.
 func seriesNames(pols []lab.PolicyResult) func(lab.PolicyResult) string {
 	copies := len(pols) > 1
 	for _, p := range pols {
 		copies = copies && p.Label != "" && p.ID == pols[0].ID
 	}
+	names := map[string]string{}
+	if copies {
+		for i, n := range lab.CopyNames(pols) {
+			names[pols[i].Key()] = n
+		}
+	}
 	return func(p lab.PolicyResult) string {
-		if copies {
-			return lab.CopyLabel(p.ID, p.Label, p.Params)
+		if n, ok := names[p.Key()]; ok {
+			return n
 		}
 		return p.Name
 	}

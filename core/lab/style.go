@@ -117,36 +117,79 @@ func memberValue(spec Spec, path []string) (float64, bool) {
 // SeriesStyles returns the style of each policy of ps, by key, in a chart
 // that draws them together: each policy's own (PolicyStyle), except that
 // labelled copies of one policy (one id under several labels: cluster
-// sampling on six feature sets, say) take the sequence's styles by their
-// position in ps, for one style would not tell them apart.
+// sampling on six feature sets, say) take the sequence's styles in order,
+// skipping any whose dash and marker a policy of ps already has, for one
+// style would not tell them apart and no two may differ in colour alone.
 func SeriesStyles(ps []PolicySpec) map[string]chart.Style {
 	out := make(map[string]chart.Style, len(ps))
-	for i, p := range ps {
-		s, ok := PolicyStyle(p.ID)
-		copies := slices.ContainsFunc(ps, func(q PolicySpec) bool { return q.ID == p.ID && q.Key() != p.Key() })
-		if !ok || copies {
-			s = chart.Nth(i)
+	type looks struct{ dash, marker int }
+	key := func(s chart.Style) looks { return looks{s.Dash % chart.SeriesColors, s.Marker} }
+	used := map[looks]bool{}
+	copyOf := func(p PolicySpec) bool {
+		return p.Label != "" && slices.ContainsFunc(ps, func(q PolicySpec) bool { return q.ID == p.ID && q.Key() != p.Key() })
+	}
+	for _, p := range ps {
+		if s, ok := PolicyStyle(p.ID); ok && !copyOf(p) {
+			out[p.Key()] = s
+			used[key(s)] = true
 		}
-		out[p.Key()] = s
+	}
+	k := 0
+	for _, p := range ps {
+		if _, ok := out[p.Key()]; ok {
+			continue
+		}
+		for used[key(chart.Nth(k))] && k < chart.SeriesColors*chart.SeriesColors {
+			k++
+		}
+		out[p.Key()] = chart.Nth(k)
+		used[key(chart.Nth(k))] = true
+		k++
 	}
 	return out
 }
 
-// CopyLabel returns what a chart calls a labelled copy of policy id among
-// the others (cluster sampling with each history weighting, say): its
-// label, or, where the label is the value of one of the policy's choices
-// in params (weights: nad), that option's label for people ("Non-adaptive
-// (nad)"), so that code names stay out of legends and axes.
-func CopyLabel(id, label string, params param.Values) string {
-	ds := catalog()
-	i := slices.IndexFunc(ds, func(d refresh.Descriptor) bool { return d.ID == id })
-	if i < 0 {
-		return label
+// CopyNames returns what a chart calls labelled copies of one policy drawn
+// together (cluster sampling with each history weighting, say), in order:
+// where the copies differ in one choice of the policy alone, that option's
+// label for people ("Non-adaptive (nad)", "URL and content words"); else
+// each copy's label, or the label of the option it names (weights: nad).
+// So code names stay out of legends and axes.
+func CopyNames(copies []PolicyResult) []string {
+	names := make([]string, len(copies))
+	for i, p := range copies {
+		names[i] = p.Label
 	}
+	if len(copies) == 0 {
+		return names
+	}
+	ds := catalog()
+	i := slices.IndexFunc(ds, func(d refresh.Descriptor) bool { return d.ID == copies[0].ID })
+	if i < 0 {
+		return names
+	}
+	var differ []param.Param
 	for _, q := range ds[i].Params {
-		if v, ok := params[q.Name].(string); ok && q.Type == param.Enum && v == label {
-			return q.OptionLabel(v)
+		if q.Type != param.Enum {
+			continue
+		}
+		first, _ := copies[0].Params[q.Name].(string)
+		if slices.ContainsFunc(copies, func(p PolicyResult) bool { v, _ := p.Params[q.Name].(string); return v != first }) {
+			differ = append(differ, q)
 		}
 	}
-	return label
+	for k, p := range copies {
+		if len(differ) == 1 {
+			if v, ok := p.Params[differ[0].Name].(string); ok {
+				names[k] = differ[0].OptionLabel(v)
+			}
+			continue
+		}
+		for _, q := range ds[i].Params {
+			if v, ok := p.Params[q.Name].(string); ok && q.Type == param.Enum && v == p.Label {
+				names[k] = q.OptionLabel(v)
+			}
+		}
+	}
+	return names
 }

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/refreshlab/refreshlab/core/chart"
@@ -59,6 +60,20 @@ func TestSeriesStyles(t *testing.T) {
 	if c["random"] != own("random") {
 		t.Errorf("random beside copies: %+v, want %+v", c["random"], own("random"))
 	}
+	// The policy itself beside its copies keeps its own style, and no two
+	// of a chart's policies differ in colour alone.
+	d := SeriesStyles([]PolicySpec{{ID: "cluster-sampling"}, {ID: "round-robin"}, {ID: "cluster-sampling", Label: "url"}, {ID: "cluster-sampling", Label: "content"}, {ID: "random"}})
+	if d["cluster-sampling"] != own("cluster-sampling") {
+		t.Errorf("cluster-sampling beside its copies: %+v, want its own %+v", d["cluster-sampling"], own("cluster-sampling"))
+	}
+	seen := map[[2]int]string{}
+	for k, s := range d {
+		l := [2]int{s.Dash % chart.SeriesColors, s.Marker}
+		if o, ok := seen[l]; ok {
+			t.Errorf("%s (%+v) and %s (%+v) differ in colour alone", k, s, o, d[o])
+		}
+		seen[l] = k
+	}
 }
 
 // TestRunValueAndFieldLabel reads back the value a run used for a field,
@@ -93,29 +108,27 @@ func TestRunValueAndFieldLabel(t *testing.T) {
 	}
 }
 
-// TestCopyLabel names labelled copies of a policy for people: a label
-// that is the value of one of the copy's choices reads as that option's
-// label; any other label stays as it is.
-func TestCopyLabel(t *testing.T) {
+// TestCopyNames names labelled copies of a policy for people: by the
+// option of the one choice they differ in, else by the option a label
+// names, else by the label.
+func TestCopyNames(t *testing.T) {
+	cp := func(label string, params map[string]any) PolicyResult {
+		return PolicyResult{ID: "cluster-sampling", Label: label, Params: params}
+	}
 	for _, tc := range []struct {
-		id, label string
-		params    map[string]any
-		want      string
+		name   string
+		copies []PolicyResult
+		want   []string
 	}{
-		{"cluster-sampling", "nad", map[string]any{"featureSet": "content", "weights": "nad"}, "Non-adaptive (nad)"},
-		{"cluster-sampling", "gad", map[string]any{"weights": "gad"}, ""},
-		{"cluster-sampling", "mine", map[string]any{"weights": "nad"}, "mine"},
-		{"no-such-policy", "nad", map[string]any{"weights": "nad"}, "nad"},
+		{"one choice differs", []PolicyResult{cp("url-content", map[string]any{"featureSet": "url+content", "weights": "nad"}), cp("url", map[string]any{"featureSet": "url", "weights": "nad"})},
+			[]string{"URL and content words", "URL words"}},
+		{"labels name options", []PolicyResult{cp("nad", map[string]any{"featureSet": "url", "weights": "nad"}), cp("mine", map[string]any{"featureSet": "content", "weights": "sad"})},
+			[]string{"Non-adaptive (nad)", "mine"}},
+		{"unknown policy", []PolicyResult{{ID: "no-such", Label: "a"}, {ID: "no-such", Label: "b"}}, []string{"a", "b"}},
 	} {
-		got := CopyLabel(tc.id, tc.label, tc.params)
-		if tc.want == "" {
-			if got == tc.label {
-				t.Errorf("CopyLabel(%s, %s) = %q, want the option's label", tc.id, tc.label, got)
-			}
-			continue
-		}
-		if got != tc.want {
-			t.Errorf("CopyLabel(%s, %s) = %q, want %q", tc.id, tc.label, got, tc.want)
+		got := CopyNames(tc.copies)
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }
