@@ -283,17 +283,7 @@ func (p *barPlot) columns(w, h int, sp spill, labels [][]string, a11yTitle, desc
 		w = int(math.Ceil(plotLeft+sp.right)) + margin + minPlotW
 	}
 	plotRight := float64(w-margin) - sp.right
-	var plotBottom float64
-	if h == 0 {
-		plotBottom = plotTop + math.Max(plotHeight(plotRight-plotLeft), sp.tall)
-		h = int(math.Ceil(plotBottom + bottomSpace + margin))
-	} else {
-		plotBottom = float64(h-margin) - bottomSpace
-		if least := math.Max(minPlotH, sp.tall); plotBottom-plotTop < least {
-			h += int(math.Ceil(least - (plotBottom - plotTop)))
-			plotBottom = float64(h-margin) - bottomSpace
-		}
-	}
+	plotBottom, h := plotBottomFor(h, plotTop, plotRight-plotLeft, bottomSpace, sp)
 	n := len(p.cats)
 
 	xr := &fixedRange{min: 0, max: float64(n)}

@@ -176,6 +176,24 @@ func (c Line) render() []byte {
 	return laidOut(w, func(sp spill) ([]byte, outside) { return c.layout(&in, sp) })
 }
 
+// plotBottomFor returns the bottom of a plot plotW wide from plotTop down,
+// with bottomSpace under it for the x axis, in a chart h high (0: as the
+// plot's width suits, plotHeight), and the chart's height: grown where h
+// would leave the plot less than minPlotH, or less than the labels stacked
+// beside it need (sp.tall).
+func plotBottomFor(h int, plotTop, plotW, bottomSpace float64, sp spill) (float64, int) {
+	if h == 0 {
+		bottom := plotTop + math.Max(plotHeight(plotW), sp.tall)
+		return bottom, int(math.Ceil(bottom + bottomSpace + margin))
+	}
+	bottom := float64(h-margin) - bottomSpace
+	if least := math.Max(minPlotH, sp.tall); bottom-plotTop < least {
+		h += int(math.Ceil(least - (bottom - plotTop)))
+		bottom = float64(h-margin) - bottomSpace
+	}
+	return bottom, h
+}
+
 // laidOut lays a chart out with layout until every reference label has a
 // place: inside the plot, or in room kept outside it for those that found
 // none (which changes the plot, so the labels are placed again).
@@ -290,17 +308,7 @@ func (c Line) layout(in *lineInput, sp spill) ([]byte, outside) {
 	if len(xLines) > 0 {
 		bottomSpace += 10 + float64(len(xLines)-1)*lineHeight(sizeLabel) + sizeLabel
 	}
-	var plotBottom float64
-	if h == 0 {
-		plotBottom = plotTop + math.Max(plotHeight(plotRight-plotLeft), sp.tall)
-		h = int(math.Ceil(plotBottom + bottomSpace + margin))
-	} else {
-		plotBottom = float64(h-margin) - bottomSpace
-		if least := math.Max(minPlotH, sp.tall); plotBottom-plotTop < least { // keep a usable plot: grow the image
-			h += int(math.Ceil(least - (plotBottom - plotTop)))
-			plotBottom = float64(h-margin) - bottomSpace
-		}
-	}
+	plotBottom, h := plotBottomFor(h, plotTop, plotRight-plotLeft, bottomSpace, sp)
 	if int((plotBottom-plotTop)/45) != int(guessH/45) && !yFixed || yFixed {
 		ya = ticksFor(ylo, yhi, int((plotBottom-plotTop)/45), !yFixed, false, func(a axis) bool {
 			wide := 0.0
