@@ -172,7 +172,7 @@ func (p *barPlot) svg(width, height int, a11yTitle, desc string) []byte {
 		if !ok && p.rowsHeight() <= maxRowsHeight {
 			// Rows draw their reference lines upright, labelled above:
 			// they keep no room on the right.
-			return p.rows(w, h, spill{top: sp.top}, a11yTitle, desc)
+			return p.rows(w, spill{top: sp.top}, a11yTitle, desc)
 		}
 		// Columns; with too many categories for rows even, every k-th
 		// label alone, with the room of k slots.
@@ -499,7 +499,8 @@ func (p *barPlot) rowsHeight() float64 {
 // rows draws the bars lying along the y axis, a row per category with its
 // label wrapped beside it, the value axis under them. Reference lines are
 // vertical; their labels go beside them off the bars, or above the plot.
-func (p *barPlot) rows(w, h int, sp spill, a11yTitle, desc string) ([]byte, outside) {
+// The chart's height follows from its rows, whatever height was asked for.
+func (p *barPlot) rows(w int, sp spill, a11yTitle, desc string) ([]byte, outside) {
 	id := p.id
 	titles, leg, _, top := p.header(w, false)
 	inner := float64(w - 2*margin)
@@ -559,7 +560,7 @@ func (p *barPlot) rows(w, h int, sp spill, a11yTitle, desc string) ([]byte, outs
 	}
 	plotBottom := y
 	yLines := wrapLines(p.yLabel, sizeLabel, plotRight-plotLeft, false)
-	h = int(math.Ceil(plotBottom + 8 + sizeTick + margin))
+	h := int(math.Ceil(plotBottom + 8 + sizeTick + margin))
 	if len(yLines) > 0 {
 		h += int(math.Ceil(10 + float64(len(yLines)-1)*lineHeight(sizeLabel) + sizeLabel))
 	}

@@ -436,14 +436,6 @@ func barRects(root *node) []*node {
 	return out
 }
 
-func isPalette(fill string) bool {
-	for i := range palette {
-		if fill == string(appendHex(nil, palette[i])) {
-			return true
-		}
-	}
-	return false
-}
 
 func attrF(e *node, k string) float64 {
 	v, _ := strconv.ParseFloat(e.attrs[k], 64)
