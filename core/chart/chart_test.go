@@ -436,7 +436,6 @@ func barRects(root *node) []*node {
 	return out
 }
 
-
 func attrF(e *node, k string) float64 {
 	v, _ := strconv.ParseFloat(e.attrs[k], 64)
 	return v

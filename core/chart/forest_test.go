@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"fmt"
 	"math"
@@ -131,7 +132,7 @@ func TestForestLayout(t *testing.T) {
 	slices.SortFunc(circles, func(a, b *node) int {
 		_, ya := pointXY(a)
 		_, yb := pointXY(b)
-		return cmpFloat(ya, yb)
+		return cmp.Compare(ya, yb)
 	})
 	if len(circles) != len(c.Rows) {
 		t.Fatalf("%d points, want %d", len(circles), len(c.Rows))

@@ -2,6 +2,7 @@ package chart
 
 import (
 	"bytes"
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -84,7 +85,7 @@ func cleanSeries(i int, s Series) lineData {
 	return d
 }
 
-func cmpX(a, b point) int { return cmpFloat(a.x, b.x) }
+func cmpX(a, b point) int { return cmp.Compare(a.x, b.x) }
 
 // runs calls f for each maximal run of consecutive points where ok holds.
 func runs(pts []point, ok func(point) bool, f func([]point)) {

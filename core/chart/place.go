@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -219,7 +220,7 @@ func topSpillHeight(ps []pending, w float64) float64 {
 // line's height, moved down where it would overlap the one above and
 // kept between top and bottom.
 func drawRight(r *svgRenderer, ps []pending, x0, width, top, bottom float64) {
-	slices.SortStableFunc(ps, func(a, b pending) int { return cmpFloat(a.at, b.at) })
+	slices.SortStableFunc(ps, func(a, b pending) int { return cmp.Compare(a.at, b.at) })
 	y := top
 	var o obstacles
 	for _, p := range ps {
@@ -272,14 +273,4 @@ func drawTop(r *svgRenderer, ps []pending, y0, w float64) float64 {
 		}
 	}
 	return tops[len(rows)]
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
