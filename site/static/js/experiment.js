@@ -11,6 +11,8 @@ import { request, post, runWithCharts, pair, errorOf, onEngine, engineName } fro
 import { restoreUpload } from './uploads.js';
 import { Announcer, headline } from './status.js';
 import { scrollRegion, valueText } from './screen.js';
+import { sizeCharts, chartsOf } from './chart-size.js';
+import { chartTooltips, focusablePoints } from './chart-tooltip.js';
 import { SLOW_MS, expectedMs, labelDatasets, seconds } from './slow.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -322,6 +324,10 @@ class Experiment {
     // What each of the lesson's charts asks POST /api/chart for: all but
     // the caption, which the page shows.
     this.chartSpecs = config.charts.map(({ caption, ...chart }) => chart);
+    // A box that changes width redraws the result's charts for it (not
+    // the run): at once when idle, else after the run in hand.
+    this.sizer = sizeCharts(this.charts, () => this.chartSpecs, () => { if (this.running) this.resized = true; else this.redrawSized(); });
+    chartTooltips(this.charts);
     this.ahead = new Map(); // full spec (JSON) → a preview computed ahead
     this.pace = new Pace();
     this.focused = null; // the slider being moved: { c, range, dir }
@@ -370,6 +376,7 @@ class Experiment {
   async reconfigure(config, cat) {
     this.config = config;
     this.chartSpecs = config.charts.map(({ caption, ...chart }) => chart);
+    this.sizer.set();
     this.spec = clone(config.spec);
     this.cat = cat;
     const bad = await resolveControls(config, this.spec);
@@ -452,7 +459,7 @@ class Experiment {
       case 'choice': {
         const p = c.resolved.param;
         const options = (c.options && c.options.length ? c.options : (p && p.options) || []);
-        const sel = el('select', { id, 'aria-describedby': describedBy }, options.map((o) => el('option', { value: o }, o)));
+        const sel = el('select', { id, 'aria-describedby': describedBy }, options.map((o) => el('option', { value: o }, optionLabel(p, o))));
         sel.addEventListener('change', (e) => { setField(this.spec, c.resolved, sel.value); onInput(e); });
         const sync = () => {
           const v = getField(this.spec, c.resolved);
@@ -603,7 +610,18 @@ class Experiment {
     }
     this.running = false;
     this.root.removeAttribute('aria-busy');
+    if (this.resized) {
+      this.resized = false;
+      this.redrawSized();
+    }
     this.lookAhead();
+  }
+
+  /** Draws the shown result's charts again at their boxes' width (chart-size.js). */
+  async redrawSized() {
+    const result = this.result;
+    const svgs = result && await chartsOf(result, this.chartSpecs);
+    if (svgs && this.result === result && !this.running) this.renderCharts(result, svgs);
   }
 
   /**
@@ -980,6 +998,7 @@ class Experiment {
     const figs = this.config.charts.map((ch, i) => {
       const figure = el('figure', { class: 'chart' });
       const svg = svgNode(svgs[i]);
+      focusablePoints(svg);
       figure.append(svg);
       // What the chart's buttons name it by: its title.
       const named = svg.querySelector(':scope > title');
@@ -1009,6 +1028,7 @@ class Experiment {
       return figure;
     });
     this.charts.replaceChildren(...figs);
+    this.sizer.check();
   }
 
   /** Fills each live number of the narrative: a metric's mean or a fact. */
@@ -1069,6 +1089,12 @@ class Experiment {
 }
 
 // ---- helpers ----
+
+/** What people read for option o of a choice: the catalog's label for it (param.OptionLabels), else o. */
+function optionLabel(p, o) {
+  const i = p && p.options ? p.options.indexOf(o) : -1;
+  return (i >= 0 && p.optionLabels && p.optionLabels[i]) || o;
+}
 
 /** Parses our SVG and returns it as a node, dropping anything scriptable. */
 function svgNode(text) {

@@ -192,7 +192,7 @@ class Report {
     // text is the 12 pixels the chart package sets (the report may still be
     // hidden: the experiment panel above has the same width).
     const shown = $('#report-forest', this.root).clientWidth || (this.experiment.clientWidth - 48);
-    const forestWidth = Math.max(300, Math.min(1000, Math.round(shown > 0 ? shown : 720)));
+    const forestWidth = Math.max(200, Math.min(1000, Math.floor(shown > 0 ? shown : 720)));
     const [r, f] = await Promise.all([
       this.ask('/api/report', this.request('json')),
       this.ask('/api/chart', { id: this.result.id, chart: { type: 'forest', metric: this.metric || undefined, width: forestWidth } }),
