@@ -17,6 +17,27 @@ export function chartWidth(container) {
 }
 
 /**
+ * The height, in whole CSS pixels, that the first chart of container may
+ * take when the experiment panel beside the narrative is pinned (a wide
+ * screen): what the panel shows below the controls, so that a slider and
+ * the chart it moves are on one screen. 0 where the panel is not pinned,
+ * for the chart to choose its height from its width.
+ */
+export function firstChartHeight(container) {
+  const panel = container.closest('.lab-panel');
+  const fig = container.querySelector('figure.chart');
+  if (!panel || !fig || getComputedStyle(panel).position !== 'sticky') return 0;
+  const top = fig.getBoundingClientRect().top - panel.getBoundingClientRect().top + panel.scrollTop;
+  // The panel's most height, not its height, which the chart itself sets.
+  const most = parseFloat(getComputedStyle(panel).maxHeight) || panel.clientHeight;
+  return Math.max(MIN_PINNED_HEIGHT, Math.floor(most - top - 8));
+}
+
+// The least height a pinned first chart is drawn at, however little room
+// the controls leave: below it a chart's plot is too flat to read.
+const MIN_PINNED_HEIGHT = 300;
+
+/**
  * Keeps the width of every chart spec (specs() lists them) equal to the
  * width charts get in container, and calls redraw when it changes.
  * Returns set(), to size specs that replaced the old ones, and check(), to
@@ -26,23 +47,34 @@ export function chartWidth(container) {
  */
 export function sizeCharts(container, specs, redraw) {
   let width = 0;
+  let height = 0; // the first chart's, where the panel is pinned
   let measuredFigure = false;
+  const size = (s, i) => {
+    s.width = width;
+    if (i === 0 && height > 0) s.height = height;
+    else delete s.height;
+  };
   const apply = () => {
     const w = chartWidth(container);
+    const h = firstChartHeight(container);
     measuredFigure = !!container.querySelector('figure.chart');
-    if (!(w > 0) || w === width) return false;
+    if (!(w > 0) || (w === width && h === height)) return false;
     width = w;
-    for (const s of specs()) s.width = w;
+    height = h;
+    specs().forEach(size);
     return true;
   };
-  const set = () => { for (const s of specs()) if (width > 0) s.width = width; };
+  const set = () => { if (width > 0) specs().forEach(size); };
   apply();
   if (typeof ResizeObserver === 'function') {
     let timer = 0;
-    new ResizeObserver(() => {
+    const later = () => {
       clearTimeout(timer);
       timer = setTimeout(() => { if (apply()) redraw(); }, 120);
-    }).observe(container);
+    };
+    new ResizeObserver(later).observe(container);
+    // A pinned panel's height follows the window's.
+    addEventListener('resize', later);
   }
   return {
     /** Sets the current width on specs (new ones, after a reconfigure). */
