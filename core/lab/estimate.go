@@ -60,9 +60,11 @@ type EstimateSpec struct {
 	// "auto" lengths).
 	Prior EstimatePriorOptions `json:"prior"`
 
-	// inSweep marks a sweep's runs, which only keep the headline numbers:
-	// they simulate only the first Pool epochs and no paths (see
-	// EstimatePolicyResult.Best).
+	// inSweep marks a sweep's runs, which draw no paths. They simulate
+	// every epoch, as the main run does: a page's coin flips follow those
+	// of the pages before it in one random stream, so simulating fewer
+	// epochs would give every later page other flips, and a sweep point
+	// other numbers than the run at the same setting.
 	inSweep bool
 	// shared is what one run and its sweep's runs share (With copies the
 	// pointer).
@@ -332,9 +334,6 @@ func (l *Lab) resolveEstimate(spec Spec) (Spec, *dataset.Dataset, error) {
 	case es.Pool < 1 || es.Pool > es.Epochs:
 		return spec, nil, specErr("estimate.pool", "must be between 1 and the %d epochs, got %d", es.Epochs, es.Pool)
 	}
-	if es.inSweep {
-		es.Epochs = es.Pool // the headline needs no more
-	}
 	switch es.Crawl.Mode {
 	case "":
 		es.Crawl.Mode = CrawlSequential
@@ -436,7 +435,6 @@ func (l *Lab) runEstimate(spec Spec, w *watch) (res *Result, err error) {
 	}
 	es := *spec.Estimate
 	res = &Result{Spec: spec, Dataset: d.Info}
-	res.Spec.Policies = slices.Clone(spec.Policies)
 	e := &estimateRun{l: l, d: d, spec: spec, es: es, memo: l.memoFor(d.Info.ID)}
 	if es.Every > 0 {
 		if err := e.observe(); err != nil {
@@ -462,7 +460,6 @@ func (l *Lab) runEstimate(spec Spec, w *watch) (res *Result, err error) {
 			return nil, err
 		}
 		w.add(spec.Repeats)
-		res.Spec.Policies[i].Params = pr.Params
 		if ps.Label != "" {
 			pr.Label, pr.Name = ps.Label, pr.Name+" ("+ps.Label+")"
 		}
@@ -494,7 +491,7 @@ func (l *Lab) runEstimate(spec Spec, w *watch) (res *Result, err error) {
 	if spec.Sweep != nil {
 		res.Work += fmt.Sprintf(" × %d settings", len(spec.Sweep.Values)+1)
 	}
-	res.About = fmt.Sprintf("MAD and edge share pooled over the first %d of %s, the mean estimate after the last; mean over %s, ± the half-width of the 95%% interval across repeats. %s: %s, seed %d.",
+	res.About = fmt.Sprintf("MAD and edge share pooled over the first %d of %s, the mean estimate after the last; mean over %s, ± the half-width of the 95%% interval across repeats (none for a median that came out the same in every repeat). %s: %s, seed %d.",
 		es.Pool, count(es.Epochs, "crawl", "crawls"), count(spec.Repeats, "repeat", "repeats"), d.Info.Name, how, spec.Seed)
 	return res, nil
 }
@@ -546,7 +543,7 @@ func (e *estimateRun) best(res *Result) error {
 		if err != nil {
 			return specErr(fmt.Sprintf("policies[%d]", i), "%s: %v", desc.ID, err)
 		}
-		run.es.inSweep = true // no paths; all epochs
+		run.es.inSweep = true // no paths
 		r, err := run.runSimulated(desc.ID, est)
 		if err != nil {
 			return specErr("sweep.values", "%s at %v: %v", desc.ID, sw.Values[at], err)
@@ -843,11 +840,6 @@ func (e *estimateRun) policy(i int, desc refresh.Descriptor) (pr PolicyResult, e
 	if r.pooled != nil {
 		pr.Values = map[string][]float64{MetricMAD: r.pooled, MetricEdgeShare: r.pooledEdge}
 	}
-	if e.es.inSweep {
-		// A sweep's run simulates only the pooled epochs: what it says
-		// after its last is not what the run says after the last crawl.
-		return pr, nil
-	}
 	pr.Metrics[MetricRateEstimate] = stat.Summarize(nil)
 	pr.Series = map[string]stat.Series{MetricMAD: r.mad, MetricEdgeShare: r.edge, MetricRateEstimate: r.mean}
 	if n := len(r.mean); n > 0 {
@@ -876,10 +868,16 @@ func newPerEpoch(epochs, reps int) perEpoch {
 	return p
 }
 
-func (p perEpoch) series() stat.Series {
+func (p perEpoch) series() stat.Series { return p.summarize(stat.Summarize) }
+
+// medians summarises values that are each a median over pages, which
+// have no interval when every repeat gave the same (stat.SummarizeMedians).
+func (p perEpoch) medians() stat.Series { return p.summarize(stat.SummarizeMedians) }
+
+func (p perEpoch) summarize(f func([]float64) stat.Summary) stat.Series {
 	s := make(stat.Series, len(p))
 	for i, xs := range p {
-		s[i] = stat.Summarize(xs)
+		s[i] = f(xs)
 	}
 	return s
 }
@@ -915,11 +913,11 @@ func (e *estimateRun) runSimulated(id string, est estimate.Estimator) (*Estimate
 		pooled[r], pooledEdge[r] = s.PooledMAD, sumEdge/float64(es.Pool)
 	}
 	res := &EstimatePolicyResult{
-		mad: mad.series(), MADPeriod: madP.series(), NoChange: noc.series(), AllChanged: all.series(), edge: edge.series(),
+		mad: mad.medians(), MADPeriod: madP.medians(), NoChange: noc.series(), AllChanged: all.series(), edge: edge.series(),
 		edgeShare: stat.Summarize(pooledEdge), mean: mean.series(), Interval: iv.series(), Pages: len(e.rates),
 		TrueRate: es.Rate,
 	}
-	res.headline = stat.Summarize(pooled)
+	res.headline = stat.SummarizeMedians(pooled)
 	res.pooled, res.pooledEdge = pooled, pooledEdge
 	if es.Rate > 0 && es.Crawl.Mode == CrawlFixed {
 		res.Expected = expectedEstimate(id, es.Rate, es.Crawl.Initial, es.Epochs)

@@ -18,9 +18,13 @@ import (
 	"github.com/refreshlab/refreshlab/core/internal/quote"
 )
 
-// Result is what a run returns: the spec with every default filled in, so
-// it reproduces the run exactly, the dataset it ran on, and one entry per
-// policy in the spec's order.
+// Result is what a run returns: the spec with every fixed default filled
+// in, so that it reproduces the run exactly, the dataset it ran on, and one
+// entry per policy in the spec's order. A parameter a policy computes (its
+// default is Auto, such as √(N·r)) stays out of the echo, as it was left
+// out of the spec: it may take another value at each point of a sweep, and
+// a frozen value would reproduce only one of them. Its values are beside
+// the echo, in PolicyResult.Params (named in Auto) and SweepSeries.Params.
 type Result struct {
 	// ID names the result for later chart requests (POST /api/chart with
 	// "id"); the API layer sets it from the spec, so one spec has one id.
@@ -228,7 +232,6 @@ func (l *Lab) run(spec Spec, w *watch) (res *Result, err error) {
 		return nil, err
 	}
 	res = &Result{Spec: spec, Dataset: d.Info}
-	res.Spec.Policies = slices.Clone(spec.Policies) // the echo records computed defaults; the sweep below must not inherit them
 	sim := refresh.NewSim(d)
 	buf := runBuf{noReuse: l.noReuse, watch: w}
 	for i, ps := range spec.Policies {
@@ -243,7 +246,6 @@ func (l *Lab) run(spec Spec, w *watch) (res *Result, err error) {
 		} else if pr, err = l.remembered(sim, d, spec, i, desc, &buf); err != nil {
 			return nil, err
 		}
-		res.Spec.Policies[i].Params = pr.Params
 		if ps.Label != "" {
 			pr.Label, pr.Name = ps.Label, pr.Name+" ("+ps.Label+")"
 		}
