@@ -143,12 +143,15 @@ type EstimatePolicyResult struct {
 	// mean estimate at each epoch (PolicyResult.Metrics and Series).
 	mad, edge, mean     stat.Series
 	headline, edgeShare stat.Summary
-	// pooled and pooledEdge are the headlines' values in each repeat
-	// (PolicyResult.Values); nil for real histories, which have one.
-	pooled, pooledEdge []float64
+	// madPeriod and periodHeadline are the median error in the period, in
+	// hours (§5's unit), per epoch and pooled.
+	madPeriod      stat.Series
+	periodHeadline stat.Summary
+	// pooled, pooledEdge and pooledPeriod are the headlines' values in
+	// each repeat (PolicyResult.Values); nil for real histories, which
+	// have one.
+	pooled, pooledEdge, pooledPeriod []float64
 
-	// MADPeriod is the median of |1/λ̂ − 1/λ| in days (§5 reports hours).
-	MADPeriod stat.Series `json:"madPeriod"`
 	// NoChange and AllChanged are the shares of pages in that edge case
 	// (Fig. 2's blue and red points).
 	NoChange   stat.Series `json:"noChange"`
@@ -836,12 +839,12 @@ func (e *estimateRun) policy(i int, desc refresh.Descriptor) (pr PolicyResult, e
 	}
 	r.Prior = pri
 	pr.Estimate = r
-	pr.Metrics = map[string]stat.Summary{MetricMAD: r.headline, MetricEdgeShare: r.edgeShare}
+	pr.Metrics = map[string]stat.Summary{MetricMAD: r.headline, MetricMADPeriod: r.periodHeadline, MetricEdgeShare: r.edgeShare}
 	if r.pooled != nil {
-		pr.Values = map[string][]float64{MetricMAD: r.pooled, MetricEdgeShare: r.pooledEdge}
+		pr.Values = map[string][]float64{MetricMAD: r.pooled, MetricMADPeriod: r.pooledPeriod, MetricEdgeShare: r.pooledEdge}
 	}
 	pr.Metrics[MetricRateEstimate] = stat.Summarize(nil)
-	pr.Series = map[string]stat.Series{MetricMAD: r.mad, MetricEdgeShare: r.edge, MetricRateEstimate: r.mean}
+	pr.Series = map[string]stat.Series{MetricMAD: r.mad, MetricMADPeriod: r.madPeriod, MetricEdgeShare: r.edge, MetricRateEstimate: r.mean}
 	if n := len(r.mean); n > 0 {
 		pr.Metrics[MetricRateEstimate] = r.mean[n-1]
 		pr.setFact(FactMADLast, r.mad[n-1].Mean)
@@ -892,7 +895,7 @@ func (e *estimateRun) runSimulated(id string, est estimate.Estimator) (*Estimate
 	p := &estimate.Paths{Estimator: est, Schedule: e.schedule(id, es.Crawl.Initial), Epochs: es.Epochs, Pool: es.Pool}
 	mad, madP, noc, all, edge, mean, iv := newPerEpoch(es.Epochs, reps), newPerEpoch(es.Epochs, reps), newPerEpoch(es.Epochs, reps),
 		newPerEpoch(es.Epochs, reps), newPerEpoch(es.Epochs, reps), newPerEpoch(es.Epochs, reps), newPerEpoch(es.Epochs, reps)
-	pooled, pooledEdge := make([]float64, reps), make([]float64, reps)
+	pooled, pooledEdge, pooledPeriod := make([]float64, reps), make([]float64, reps), make([]float64, reps)
 	pcg := rand.NewPCG(0, 0)
 	rng := rand.New(pcg)
 	for r := range reps {
@@ -903,22 +906,22 @@ func (e *estimateRun) runSimulated(id string, est estimate.Estimator) (*Estimate
 		}
 		sumEdge := 0.0
 		for k := range es.Epochs {
-			mad[k][r], madP[k][r], noc[k][r], all[k][r] = s.MAD[k], s.MADPeriod[k], s.NoChange[k], s.AllChanged[k]
+			mad[k][r], madP[k][r], noc[k][r], all[k][r] = s.MAD[k], s.MADPeriod[k]/estimate.Hour, s.NoChange[k], s.AllChanged[k]
 			edge[k][r] = s.NoChange[k] + s.AllChanged[k]
 			mean[k][r], iv[k][r] = s.Mean[k], s.Interval[k]
 			if k < es.Pool {
 				sumEdge += edge[k][r]
 			}
 		}
-		pooled[r], pooledEdge[r] = s.PooledMAD, sumEdge/float64(es.Pool)
+		pooled[r], pooledEdge[r], pooledPeriod[r] = s.PooledMAD, sumEdge/float64(es.Pool), s.PooledMADPeriod/estimate.Hour
 	}
 	res := &EstimatePolicyResult{
-		mad: mad.medians(), MADPeriod: madP.medians(), NoChange: noc.series(), AllChanged: all.series(), edge: edge.series(),
+		mad: mad.medians(), madPeriod: madP.medians(), NoChange: noc.series(), AllChanged: all.series(), edge: edge.series(),
 		edgeShare: stat.Summarize(pooledEdge), mean: mean.series(), Interval: iv.series(), Pages: len(e.rates),
 		TrueRate: es.Rate,
 	}
-	res.headline = stat.SummarizeMedians(pooled)
-	res.pooled, res.pooledEdge = pooled, pooledEdge
+	res.headline, res.periodHeadline = stat.SummarizeMedians(pooled), stat.SummarizeMedians(pooledPeriod)
+	res.pooled, res.pooledEdge, res.pooledPeriod = pooled, pooledEdge, pooledPeriod
 	if es.Rate > 0 && es.Crawl.Mode == CrawlFixed {
 		res.Expected = expectedEstimate(id, es.Rate, es.Crawl.Initial, es.Epochs)
 	}
@@ -977,7 +980,7 @@ func (e *estimateRun) runObserved(est estimate.Estimator) (*EstimatePolicyResult
 	sum := make([]float64, epochs)
 	sumT := make([]float64, epochs)
 	noc, all := make([]float64, epochs), make([]float64, epochs)
-	var pooledDev []float64
+	var pooledDev, pooledDevP []float64
 	res := &EstimatePolicyResult{}
 	var h estimate.History
 	for i, o := range e.obs {
@@ -997,9 +1000,11 @@ func (e *estimateRun) runObserved(est estimate.Estimator) (*EstimatePolicyResult
 			r := est.Estimate(&h)
 			d := math.Abs(r.Rate - ref)
 			dev[k] = append(dev[k], d)
-			devP[k] = append(devP[k], math.Abs(r.Period()-1/ref))
+			dp := math.Abs(r.Period()-1/ref) / estimate.Hour
+			devP[k] = append(devP[k], dp)
 			if k < es.Pool {
 				pooledDev = append(pooledDev, d)
+				pooledDevP = append(pooledDevP, dp)
 			}
 			sum[k] += r.Rate
 			sumT[k] += t
@@ -1025,7 +1030,7 @@ func (e *estimateRun) runObserved(est estimate.Estimator) (*EstimatePolicyResult
 	for k := range epochs {
 		n := float64(len(dev[k]))
 		res.mad = append(res.mad, one(stat.Median(dev[k])))
-		res.MADPeriod = append(res.MADPeriod, one(stat.Median(devP[k])))
+		res.madPeriod = append(res.madPeriod, one(stat.Median(devP[k])))
 		res.NoChange = append(res.NoChange, one(noc[k]/n))
 		res.AllChanged = append(res.AllChanged, one(all[k]/n))
 		res.edge = append(res.edge, one((noc[k]+all[k])/n))
@@ -1036,7 +1041,7 @@ func (e *estimateRun) runObserved(est estimate.Estimator) (*EstimatePolicyResult
 		}
 	}
 	res.edgeShare = one(edgeSum / float64(min(es.Pool, epochs)))
-	res.headline = one(stat.Median(pooledDev))
+	res.headline, res.periodHeadline = one(stat.Median(pooledDev)), one(stat.Median(pooledDevP))
 	return res, nil
 }
 

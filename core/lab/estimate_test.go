@@ -335,6 +335,9 @@ func TestEstimateObservedJordan(t *testing.T) {
 	if res.Policies[1].Series[lab.MetricMAD][20].Mean == 0 {
 		t.Error("the naive estimator matches the MLE reference exactly, which it cannot on censored days")
 	}
+	if per := res.Policies[0].Series[lab.MetricMADPeriod]; len(per) != 21 || per[20].Mean != 0 || !(res.Policies[0].Metric(lab.MetricMADPeriod).Mean > 0) {
+		t.Errorf("MLE's error in the period: last epoch %+v (want exactly 0), pooled %+v (want positive)", per[len(per)-1], res.Policies[0].Metric(lab.MetricMADPeriod))
+	}
 	// Every 3rd day: 7 intervals of 3 days.
 	spec.Estimate = &lab.EstimateSpec{Every: 3}
 	res = run(t, spec)
@@ -446,7 +449,8 @@ func TestMedianIntervalsHaveWidth(t *testing.T) {
 	res := run(t, spec)
 	ties := 0
 	for _, p := range res.Policies {
-		all := map[string]stat.Series{"mad": p.Series[lab.MetricMAD], "madPeriod": p.Estimate.MADPeriod, "headline": {p.Metric(lab.MetricMAD)}}
+		all := map[string]stat.Series{"mad": p.Series[lab.MetricMAD], "madPeriod": p.Series[lab.MetricMADPeriod],
+			"headline": {p.Metric(lab.MetricMAD)}, "period headline": {p.Metric(lab.MetricMADPeriod)}}
 		for name, ser := range all {
 			for e, s := range ser {
 				switch {
@@ -460,5 +464,34 @@ func TestMedianIntervalsHaveWidth(t *testing.T) {
 	}
 	if ties == 0 {
 		t.Error("no median came out the same in every repeat: the test checks nothing")
+	}
+}
+
+// TestMADPeriodInHours checks the median error in the change period
+// against the simulation it summarises: each repeat's pooled median of
+// |1/λ̂ − 1/λ| (estimate.Paths, on the same random stream), in hours.
+func TestMADPeriodInHours(t *testing.T) {
+	spec := estSpec(&lab.EstimateSpec{Pages: 300, Epochs: 8, Pool: 3, Crawl: lab.EstimateCrawl{Initial: 2}}, "mle")
+	spec.Repeats = 2
+	res := run(t, spec)
+	d, _ := lab.New().Dataset("grimes-ford")
+	p := &estimate.Paths{Estimator: estimate.MLE{}, Schedule: estimate.Schedule{Initial: 2, Fraction: lab.DefaultFraction}, Epochs: 8, Pool: 3}
+	sum := 0.0
+	for r := range 2 {
+		s, err := p.Run(d.Truth.Rates[:300], lab.Stream(spec.Seed, "mle", r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum += s.PooledMADPeriod * 24
+	}
+	got := res.Policies[0].Metric(lab.MetricMADPeriod)
+	if math.Abs(got.Mean-sum/2) > 1e-9*sum || got.N != 2 {
+		t.Errorf("madPeriod %+v, want the mean of the repeats' pooled errors in hours, %v", got, sum/2)
+	}
+	if m, ok := lab.MetricByID(lab.MetricMADPeriod); !ok || m.Unit != "hour" || !m.AppliesTo(lab.KindEstimate) {
+		t.Errorf("catalog: %+v", m)
+	}
+	if per := res.Policies[0].Series[lab.MetricMADPeriod]; len(per) != 8 {
+		t.Errorf("madPeriod per epoch: %d epochs, want 8", len(per))
 	}
 }

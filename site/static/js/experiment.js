@@ -60,6 +60,7 @@ function unitSuffix(m, cycleUnit) {
   switch (m.unit) {
     case 'cycle': return ` (${cycleUnit || 'cycle'}s)`;
     case 'day': return ' (days)';
+    case 'hour': return ' (hours)';
     case 'per day': return ' (per day)';
     default: return '';
   }
