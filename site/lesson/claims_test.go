@@ -294,3 +294,73 @@ func TestClaimsWhyRefreshPoliciesMatter(t *testing.T) {
 		claim(t, math.Abs(cr.Mean-d.Info.ChangeRate) < 1e-12 && math.Abs(cr.Mean-0.11) < 0.005 && fr.Mean == 1, "at 1,140 downloads %s keeps every copy fresh (%v) at a ChangeRatio of 0.11 (%v)", key, fr.Mean, cr.Mean)
 	}
 }
+
+// TestClaimsHowBigASample: the defaults are √(N·r) ≈ 4 pages per category
+// and 2 per site; category sampling peaks at a few pages per category,
+// above both ends of the sweep, and once the samples take the whole
+// budget it finds changes near the random rate; site sampling hardly
+// rises, and more samples only cost it.
+func TestClaimsHowBigASample(t *testing.T) {
+	res := claimRun(t, "how-big-a-sample", func(s *lab.Spec) { s.Repeats = 30 })
+	cat, site := policyOf(t, res, "category-greedy"), policyOf(t, res, "site-greedy")
+	claim(t, cat.Params["sampleSize"] == 4.0 && site.Params["sampleSize"] == 2.0, "the defaults are 4 per category and 2 per site, not %v and %v", cat.Params["sampleSize"], site.Params["sampleSize"])
+	claim(t, 12*17 > res.Spec.Budget && 12*16 <= res.Spec.Budget, "at 17 pages the samples take the whole budget of %d", res.Spec.Budget)
+	cr := func(i int, v float64) stat.Summary { return sweepAt(t, res, i, lab.MetricChangeRatio, v) }
+	peak := res.Sweep.Values[0]
+	for _, v := range res.Sweep.Values {
+		if cr(0, v).Mean > cr(0, peak).Mean {
+			peak = v
+		}
+	}
+	claim(t, peak >= 2 && peak <= 5 && above(cr(0, peak), cr(0, 1)) && above(cr(0, peak), cr(0, 30)), "category sampling peaks at a few pages per category (%v), above both ends", peak)
+	random := policyOf(t, res, "random").Metric(lab.MetricChangeRatio)
+	for _, v := range []float64{20, 25, 30} {
+		claim(t, math.Abs(cr(0, v).Mean-random.Mean) < 0.02, "at %v pages the samples find changes near the random rate (%.4f against %.4f)", v, cr(0, v).Mean, random.Mean)
+	}
+	claim(t, level(cr(1, 2), cr(1, 1)) && !above(cr(1, 30), cr(1, 1)), "site sampling hardly rises (%.4f at 1, %.4f at 2, %.4f at 30)", cr(1, 1).Mean, cr(1, 2).Mean, cr(1, 30).Mean)
+}
+
+// TestClaimsNaiveEstimate: the naive estimate's median error stalls at its
+// bias while the bias-reduced one's keeps falling; in the first two crawls
+// the bias-reduced estimate is the noisier; crawling every 3 days sinks the
+// naive estimate to about a third of the truth while the bias-reduced one
+// still finds it.
+func TestClaimsNaiveEstimate(t *testing.T) {
+	res := claimRun(t, "naive-estimate", func(s *lab.Spec) { s.Repeats = 30 })
+	naive, cgm := policyOf(t, res, "naive").Series[lab.MetricMAD], policyOf(t, res, "cho-garcia-molina").Series[lab.MetricMAD]
+	last := len(naive) - 1
+	bias := 1 - (1-math.Exp(-1))/1
+	claim(t, math.Abs(naive[last].Mean-bias) <= 3*se(naive[last])+1e-9, "the naive error stalls at its bias %.4f, not %.4f", bias, naive[last].Mean)
+	claim(t, above(cgm[9], cgm[last]), "the bias-reduced error keeps falling (%.4f at crawl 10, %.4f at %d)", cgm[9].Mean, cgm[last].Mean, last+1)
+	claim(t, cgm[0].Mean > naive[0].Mean && above(cgm[1], naive[1]), "in the first crawls the bias-reduced estimate is the noisier")
+
+	rare := claimRun(t, "naive-estimate", func(s *lab.Spec) { s.Estimate.Crawl.Initial = 3 })
+	ne, _ := policyOf(t, rare, "naive").Fact(lab.FactExpectedEstimate)
+	ce, _ := policyOf(t, rare, "cho-garcia-molina").Fact(lab.FactExpectedEstimate)
+	claim(t, math.Abs(ne-1.0/3) < 0.02, "at 3 days the naive estimate sinks to about a third of the truth, not %.4f", ne)
+	claim(t, math.Abs(ce-1) < 0.1, "at 3 days the bias-reduced estimate still finds λ = 1, not %.4f", ce)
+}
+
+// TestClaimsSamplingASite: random downloads find a change half the time;
+// greedy's exact expectation is a little below the paper's 0.66 and the
+// simulation agrees with it; the best sample size lies near √(N·r) = 7.
+func TestClaimsSamplingASite(t *testing.T) {
+	res := claimRun(t, "sampling-a-site", nil)
+	g := policyOf(t, res, "site-greedy")
+	exp, _ := g.Fact(lab.FactExpectedChangeRatio)
+	claim(t, exp < 0.66 && exp > 0.6, "greedy's exact expectation (%.4f) is a little below 0.66", exp)
+	claim(t, near(g.Metric(lab.MetricChangeRatio), exp), "the simulation (%.4f) agrees with the expectation", g.Metric(lab.MetricChangeRatio).Mean)
+	claim(t, near(policyOf(t, res, "random").Metric(lab.MetricChangeRatio), 0.5), "random downloads find a change half the time")
+	sweep := claimRun(t, "sampling-a-site", func(s *lab.Spec) {
+		s.Repeats = 1
+		s.Policies = s.Policies[:1]
+		s.Sweep = &lab.Sweep{Field: "params.sampleSize", Values: []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, 30, 50}}
+	}).Sweep
+	best, hi := 0.0, 0.0
+	for k, x := range sweep.Policies[0].Facts[lab.FactExpectedChangeRatio] {
+		if x != nil && *x > hi {
+			best, hi = sweep.Values[k], *x
+		}
+	}
+	claim(t, best >= 5 && best <= 10, "the best sample size lies near 7, not %v", best)
+}
