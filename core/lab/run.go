@@ -98,6 +98,10 @@ type PolicyResult struct {
 	// comparison needs.
 	Values map[string][]float64 `json:"values,omitempty"`
 
+	// Curves are the curves the policy computed while it was built
+	// (refresh.Curver), such as cluster sampling's cross-validated τ
+	// against k.
+	Curves []refresh.Curve `json:"curves,omitempty"`
 	// Sites compares the policy's per-site change estimates with the
 	// truth, for policies that estimate them (refresh.SiteEstimator).
 	Sites *SiteEstimates `json:"sites,omitempty"`
@@ -373,6 +377,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 	}
 	var params param.Values
 	var auto []string
+	var curves []refresh.Curve
 	// One random source, reseeded per repeat to Stream's state: the same
 	// numbers as a fresh Stream(seed, id, r), without allocating.
 	pcg := rand.NewPCG(0, 0)
@@ -405,6 +410,9 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 				return pr, specErr(fmt.Sprintf("policies[%d]", i), "%s: %v", desc.ID, err)
 			}
 			if r == 0 {
+				if c, ok := p.(refresh.Curver); ok {
+					curves = c.Curves()
+				}
 				params = vals
 				for k := range vals {
 					if _, given := spec.Policies[i].Params[k]; !given {
@@ -447,7 +455,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		buf.watch.add(1)
 	}
 	pr = PolicyResult{
-		ID: desc.ID, Name: desc.Name, Oracle: desc.Oracle, UpperBound: desc.UpperBound, Params: params, Auto: auto,
+		ID: desc.ID, Name: desc.Name, Oracle: desc.Oracle, UpperBound: desc.UpperBound, Params: params, Auto: auto, Curves: curves,
 		Metrics: map[string]stat.Summary{
 			MetricChangeRatio: stat.Summarize(cr), MetricFreshness: stat.Summarize(fr),
 			MetricAge: stat.Summarize(ag), MetricDownloads: stat.Summarize(dl),

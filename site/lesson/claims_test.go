@@ -1,6 +1,7 @@
 package lesson
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"testing"
@@ -363,4 +364,24 @@ func TestClaimsSamplingASite(t *testing.T) {
 		}
 	}
 	claim(t, best >= 5 && best <= 10, "the best sample size lies near 7, not %v", best)
+}
+
+// TestClaimsClusteringChooseK: with k = 0 the first chart's cluster
+// sampling returns τ against k and a knee far below the paper's 100, whose
+// samples take fewer than 50 downloads, and it finds more changes there
+// than at k = 100.
+func TestClaimsClusteringChooseK(t *testing.T) {
+	res := claimRun(t, "clustering-pages", func(s *lab.Spec) {
+		s.Repeats = 10
+		auto := s.Policies[0]
+		auto.Label, auto.Params = "auto-k", maps.Clone(auto.Params)
+		auto.Params["k"] = 0.0
+		s.Policies = []lab.PolicySpec{s.Policies[0], auto}
+	})
+	fixed, auto := policyOf(t, res, "cluster-sampling"), policyOf(t, res, "auto-k")
+	k, _ := auto.Params["k"].(float64)
+	claim(t, len(auto.Curves) == 1 && auto.Curves[0].Chosen != nil && *auto.Curves[0].Chosen == k, "k = 0 returns the τ curve and its knee")
+	claim(t, k > 0 && 2*k < 50, "the knee (%v) is far below 100 and its samples take fewer than 50 downloads", k)
+	claim(t, above(auto.Metric(lab.MetricChangeRatio), fixed.Metric(lab.MetricChangeRatio)), "at the knee CLS finds more changes (%.4f) than at k = 100 (%.4f)",
+		auto.Metric(lab.MetricChangeRatio).Mean, fixed.Metric(lab.MetricChangeRatio).Mean)
 }
