@@ -22,8 +22,9 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
 LDFLAGS := -X github.com/refreshlab/refreshlab/core/version.Version=$(VERSION)
 
-GO_SOURCES   := $(shell find core wasm site -name '*.go' -not -path '*/testdata/*') go.mod go.sum
-SITE_SOURCES := $(shell find site/static site/templates lessons -type f) site/sources.md
+GO_SOURCES   := $(shell find core wasm site -name '*.go' -not -path '*/testdata/*' -not -path '*/node_modules/*') go.mod go.sum
+SITE_SOURCES := $(shell find site/static site/templates lessons -type f) site/sources.md site/instructors.md site/build/typeset.mjs
+TEMML        := site/node_modules/.package-lock.json
 
 # The core's packages, tested natively and under WebAssembly.
 CORE := ./core/...
@@ -33,8 +34,16 @@ CORE := ./core/...
 all: site wasm worker
 
 site: $(DIST)/index.html
-$(DIST)/index.html: $(GO_SOURCES) $(SITE_SOURCES)
+$(DIST)/index.html: $(GO_SOURCES) $(SITE_SOURCES) $(TEMML)
 	$(GO) run -ldflags="$(LDFLAGS)" ./site/build -out $(DIST)
+
+# temml, which the build runs in Node to typeset the lessons' formulas as
+# MathML, at the version site/package-lock.json pins; installed when
+# missing or when the lock changes.
+$(TEMML): site/package.json site/package-lock.json
+	@command -v npm >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y nodejs npm; }
+	cd site && npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
 
 # The browser module, also under a name that carries its content's hash,
 # precompressed (brotli, gzip) beside it: servers send it once and browsers
@@ -103,8 +112,9 @@ bench: tools site wasm
 # the size report.
 tools:
 	@command -v node >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y nodejs; }
+	@command -v npm >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y npm; }
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
 	@command -v brotli >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y brotli; }
 
 clean:
-	rm -rf $(DIST) bin wasm/worker/build
+	rm -rf $(DIST) bin wasm/worker/build site/node_modules

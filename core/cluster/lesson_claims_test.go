@@ -120,8 +120,10 @@ func TestLessonWeightsClaim(t *testing.T) {
 	}
 }
 
-// TestLessonReclusterClaim checks item 6 of lessons/clustering-pages.md's
-// "Try this": at the lesson's 880 downloads, cluster sampling on all
+// TestLessonReclusterClaim checks what lessons/clustering-pages.md
+// explains after its "Try this" prediction on re-clustering (whose number
+// the page computes, from the same spec): at the lesson's 880 downloads,
+// cluster sampling on all
 // features that re-clusters every 12 months (once, at the start of the
 // second) loses a few points (at least 0.02) of ChangeRatio against
 // re-clustering every month, by more than 4 standard errors of the

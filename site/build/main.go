@@ -1,6 +1,9 @@
 // Command build renders the static site into a folder: it copies
-// site/static, renders every lesson in lessons/ through site/templates,
-// writes the home, upload and Sources pages (the last from site/sources.md),
+// site/static, renders every lesson in lessons/ through site/templates
+// (their formulas typeset as MathML by temml, in Node), draws each
+// lesson's first chart small for the index (thumbs/), writes the home,
+// upload, Sources and Instructors pages (the last two from site/sources.md
+// and site/instructors.md),
 // copies the Go toolchain's wasm_exec.js, exports example logs from a
 // bundled dataset and copies the example logs of datasets/ beside them;
 // every page carries the lab's version (core/version, which the Makefile
@@ -33,16 +36,27 @@ import (
 
 func main() {
 	out := flag.String("out", "site/dist", "folder to write the site into")
-	lessons := flag.String("lessons", "lessons", "folder of lesson files")
-	static := flag.String("static", "site/static", "folder of static files")
-	templates := flag.String("templates", "site/templates", "folder of page templates")
-	sources := flag.String("sources", "site/sources.md", "the Sources page, in Markdown")
-	datasets := flag.String("datasets", "datasets", "folder of example logs to offer on the upload page")
+	var in sources
+	flag.StringVar(&in.site, "site", "site", "the site's folder: static/, templates/, sources.md, instructors.md, and node_modules/ (temml)")
+	flag.StringVar(&in.lessons, "lessons", "lessons", "folder of lesson files")
+	flag.StringVar(&in.datasets, "datasets", "datasets", "folder of example logs to offer on the upload page")
 	flag.Parse()
-	if err := build(*out, *lessons, *static, *templates, *sources, *datasets); err != nil {
+	if err := build(*out, in); err != nil {
 		fmt.Fprintln(os.Stderr, "build:", err)
 		os.Exit(1)
 	}
+}
+
+// sources are the folders the site is built from.
+type sources struct {
+	site     string // static/, templates/, sources.md, instructors.md, build/typeset.mjs, node_modules/
+	lessons  string
+	datasets string
+}
+
+// repoSources are the sources of a build run from the repository's root.
+func repoSources(root string) sources {
+	return sources{site: filepath.Join(root, "site"), lessons: filepath.Join(root, "lessons"), datasets: filepath.Join(root, "datasets")}
 }
 
 // page is what every template gets.
@@ -56,16 +70,42 @@ type page struct {
 	Prev    *lesson.Lesson
 	Next    *lesson.Lesson
 	Body    template.HTML // a page written in Markdown, rendered
+	Tracks  []trackView   // the index's groups of lessons
 	// Version is the lab's (core/version), written into every page's
 	// head, for the report view and anyone reading the page's source.
 	Version string
 }
 
-func build(out, lessonDir, static, tmplDir, sourcesFile, datasetDir string) error {
+// trackView is a track of the index with its lessons, in order.
+type trackView struct {
+	lesson.Track
+	Lessons []*lesson.Lesson
+}
+
+func build(out string, in sources) error {
+	static, tmplDir := filepath.Join(in.site, "static"), filepath.Join(in.site, "templates")
 	l := lab.New()
-	ls, err := readLessons(lessonDir, l)
+	ts, err := startTypesetter(in.site)
 	if err != nil {
 		return err
+	}
+	ls, err := readLessons(in.lessons, l, lesson.WithMath(ts.MathML))
+	if cerr := ts.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("temml: %w", cerr)
+	}
+	if err != nil {
+		return err
+	}
+	lesson.Reveal(ls)
+	var tracks []trackView
+	for _, t := range lesson.Tracks {
+		v := trackView{Track: t}
+		for _, x := range ls {
+			if x.Track == t.ID {
+				v.Lessons = append(v.Lessons, x)
+			}
+		}
+		tracks = append(tracks, v)
 	}
 	funcs := template.FuncMap{"inc": func(i int) int { return i + 1 }}
 	tmpl, err := template.New("site").Funcs(funcs).ParseGlob(filepath.Join(tmplDir, "*.html"))
@@ -96,27 +136,33 @@ func build(out, lessonDir, static, tmplDir, sourcesFile, datasetDir string) erro
 		}
 		return os.WriteFile(filepath.Join(out, filepath.FromSlash(path)), buf.Bytes(), 0o644)
 	}
-	if err := write("index.html", "index.html", page{Title: "Refresh Lab"}); err != nil {
+	if err := drawThumbnails(filepath.Join(out, "thumbs"), ls, l); err != nil {
+		return err
+	}
+	if err := write("index.html", "index.html", page{Title: "Refresh Lab", Tracks: tracks}); err != nil {
 		return err
 	}
 	if err := write("upload.html", "upload.html", page{Title: "Compare policies on your crawl log"}); err != nil {
 		return err
 	}
-	src, err := os.ReadFile(sourcesFile)
-	if err != nil {
-		return err
-	}
-	body, err := renderMarkdown(src)
-	if err != nil {
-		return fmt.Errorf("%s: %w", sourcesFile, err)
-	}
-	if err := write("sources.html", "sources.html", page{Title: "Sources", Body: body}); err != nil {
-		return err
+	for _, md := range []struct{ file, title string }{{"sources", "Sources"}, {"instructors", "For instructors"}} {
+		file := filepath.Join(in.site, md.file+".md")
+		src, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		body, err := renderMarkdown(src)
+		if err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		if err := write(md.file+".html", "sources.html", page{Title: md.title, Body: body}); err != nil {
+			return err
+		}
 	}
 	for i, x := range ls {
 		cfg := map[string]any{
 			"id": x.ID, "title": x.Title, "spec": x.Spec, "controls": x.Controls,
-			"charts": x.Charts, "readouts": x.Readouts,
+			"charts": x.Charts, "readouts": x.Readouts, "predictions": x.Predictions,
 		}
 		p := page{Title: x.Title, Root: "../", Lesson: x, Config: cfg}
 		if i > 0 {
@@ -136,7 +182,7 @@ func build(out, lessonDir, static, tmplDir, sourcesFile, datasetDir string) erro
 	if err := exportExamples(filepath.Join(out, "examples"), l); err != nil {
 		return err
 	}
-	return copyExamples(datasetDir, filepath.Join(out, "examples"))
+	return copyExamples(in.datasets, filepath.Join(out, "examples"))
 }
 
 // copyExamples copies the example logs of the datasets folder (every file
@@ -177,7 +223,7 @@ func goRoot() (string, error) {
 }
 
 // readLessons parses every lessons/*.md, in their declared order.
-func readLessons(dir string, l *lab.Lab) ([]*lesson.Lesson, error) {
+func readLessons(dir string, l *lab.Lab, opts ...lesson.Option) ([]*lesson.Lesson, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil {
 		return nil, err
@@ -191,7 +237,7 @@ func readLessons(dir string, l *lab.Lab) ([]*lesson.Lesson, error) {
 		if err != nil {
 			return nil, err
 		}
-		x, err := lesson.Parse(f, src, l)
+		x, err := lesson.Parse(f, src, l, opts...)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cmp"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/version"
+	"github.com/refreshlab/refreshlab/site/lesson"
 )
 
 // TestSourcesPage builds the site and checks the Sources page: it is
@@ -21,7 +24,7 @@ func TestSourcesPage(t *testing.T) {
 	out := t.TempDir()
 	root := filepath.Join("..", "..")
 	sources := filepath.Join(root, "site", "sources.md")
-	if err := build(out, filepath.Join(root, "lessons"), filepath.Join(root, "site", "static"), filepath.Join(root, "site", "templates"), sources, filepath.Join(root, "datasets")); err != nil {
+	if err := build(out, repoSources(root)); err != nil {
 		t.Fatal(err)
 	}
 	read := func(path string) string {
@@ -124,7 +127,7 @@ func TestVersionStamped(t *testing.T) {
 	version.Version = `v1.2.0-3-gabc "dirty"`
 	out := t.TempDir()
 	root := filepath.Join("..", "..")
-	if err := build(out, filepath.Join(root, "lessons"), filepath.Join(root, "site", "static"), filepath.Join(root, "site", "templates"), filepath.Join(root, "site", "sources.md"), filepath.Join(root, "datasets")); err != nil {
+	if err := build(out, repoSources(root)); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"index.html", "upload.html", "lessons/optimal-schedules.html"} {
@@ -164,8 +167,7 @@ func TestVersionStamped(t *testing.T) {
 func TestUploadExamples(t *testing.T) {
 	out := t.TempDir()
 	root := filepath.Join("..", "..")
-	if err := build(out, filepath.Join(root, "lessons"), filepath.Join(root, "site", "static"), filepath.Join(root, "site", "templates"),
-		filepath.Join(root, "site", "sources.md"), filepath.Join(root, "datasets")); err != nil {
+	if err := build(out, repoSources(root)); err != nil {
 		t.Fatal(err)
 	}
 	script, err := os.ReadFile(filepath.Join(root, "site", "static", "js", "upload.js"))
@@ -193,6 +195,96 @@ func TestUploadExamples(t *testing.T) {
 		got, err2 := os.ReadFile(filepath.Join(out, "examples", f.Name()))
 		if err1 != nil || err2 != nil || string(got) != string(want) {
 			t.Errorf("examples/%s is not datasets/%s as it is: %v %v", f.Name(), f.Name(), err1, err2)
+		}
+	}
+}
+
+// TestInstructorsPage builds the site and checks the instructors' page:
+// it is written and every page's navigation links to it; it documents
+// every field a lesson's front matter takes; and its complete example
+// lesson is one the lab builds, predictions included.
+func TestInstructorsPage(t *testing.T) {
+	out := t.TempDir()
+	root := filepath.Join("..", "..")
+	if err := build(out, repoSources(root)); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "instructors.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), `aria-current="page">Instructors</a>`) || strings.Contains(string(page), `id="engine"`) {
+		t.Errorf("instructors.html lacks its current-page mark, or shows the lab's status")
+	}
+	for _, p := range []string{"index.html", "upload.html", "sources.html", "lessons/naive-estimate.html"} {
+		b, _ := os.ReadFile(filepath.Join(out, filepath.FromSlash(p)))
+		if !regexp.MustCompile(`<a href="(\.\./)?instructors.html"`).Match(b) {
+			t.Errorf("%s: no link to the instructors' page", p)
+		}
+	}
+	src, err := os.ReadFile(filepath.Join(root, "site", "instructors.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	for where, names := range lesson.FrontMatter() {
+		for _, name := range names {
+			if !strings.Contains(text, "`"+name+"`") {
+				t.Errorf("the instructors' page does not document the front matter's %s field `%s`", cmp.Or(where, "top-level"), name)
+			}
+		}
+	}
+	m := regexp.MustCompile("(?s)```markdown\n(---\n.*?)```").FindStringSubmatch(text)
+	if m == nil {
+		t.Fatal("no complete lesson (a ```markdown block with a front matter) on the instructors' page")
+	}
+	ls, err := lesson.Parse("instructors-example.md", []byte(m[1]), lab.New())
+	if err != nil {
+		t.Fatalf("the instructors' example lesson does not build: %v", err)
+	}
+	if len(ls.Predictions) == 0 || len(ls.Goals) == 0 || len(ls.Controls) == 0 {
+		t.Errorf("the example lesson shows %d predictions, %d goals, %d controls; it should show each", len(ls.Predictions), len(ls.Goals), len(ls.Controls))
+	}
+}
+
+// TestIndexCards builds the site and checks the home page: every lesson is
+// a card in its track, with its minutes and a chart thumbnail the build
+// drew (an SVG of the lesson's first chart); a track without lessons says
+// it is coming.
+func TestIndexCards(t *testing.T) {
+	out := t.TempDir()
+	root := filepath.Join("..", "..")
+	if err := build(out, repoSources(root)); err != nil {
+		t.Fatal(err)
+	}
+	index, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, err := readLessons(filepath.Join(root, "lessons"), lab.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range ls {
+		track := strings.Index(string(index), `id="track-`+x.Track+`"`)
+		card := strings.Index(string(index), `<a href="lessons/`+x.ID+`.html">`)
+		if track < 0 || card < track {
+			t.Errorf("%s: no card after its track %q (track at %d, card at %d)", x.ID, x.Track, track, card)
+		}
+		if !strings.Contains(string(index)[card:], fmt.Sprintf("<span>%d min</span>", x.Minutes)) {
+			t.Errorf("%s: its card does not give its minutes", x.ID)
+		}
+		svg, err := os.ReadFile(filepath.Join(out, "thumbs", x.ID+".svg"))
+		if err != nil || !strings.HasPrefix(strings.TrimSpace(string(svg)), "<svg") || !strings.Contains(string(index), `src="thumbs/`+x.ID+`.svg"`) {
+			t.Errorf("%s: no thumbnail SVG on its card (%v)", x.ID, err)
+		}
+	}
+	for _, tr := range lesson.Tracks {
+		if !slices.ContainsFunc(ls, func(x *lesson.Lesson) bool { return x.Track == tr.ID }) {
+			part := string(index)[strings.Index(string(index), `id="track-`+tr.ID+`"`):]
+			if !strings.Contains(part[:min(len(part), 600)], "Coming") {
+				t.Errorf("track %s has no lessons and does not say it is coming", tr.ID)
+			}
 		}
 	}
 }

@@ -20,7 +20,7 @@ import (
 // claimRun runs the lesson's spec after edit, which may change it.
 func claimRun(t *testing.T, id string, edit func(*lab.Spec)) *lab.Result {
 	t.Helper()
-	spec := bundled(t, id).Spec
+	spec := lessonByID(t, id).Spec
 	if edit != nil {
 		edit(&spec)
 	}

@@ -173,3 +173,17 @@ func nodeWords(n *yaml.Node) string {
 	}
 	return fmt.Sprintf("%q", n.Value)
 }
+
+// FrontMatter lists the fields a lesson's front matter takes, by where
+// they go: "" for the top level, then "controls", "charts", "charts.refs"
+// and "predictions" for the fields of each item of those lists; for
+// documentation (the instructors' page) and its test.
+func FrontMatter() map[string][]string {
+	return map[string][]string{
+		"":            yamlNames(reflect.TypeFor[front]()),
+		"controls":    yamlNames(reflect.TypeFor[Control]()),
+		"charts":      yamlNames(reflect.TypeFor[Chart]()),
+		"charts.refs": yamlNames(reflect.TypeFor[Ref]()),
+		"predictions": yamlNames(reflect.TypeFor[Prediction]()),
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"maps"
 	"slices"
 	"strings"
 
@@ -36,9 +37,16 @@ type Lesson struct {
 	Controls []Control `json:"controls"`
 	Charts   []Chart   `json:"charts"`
 	Readouts []string  `json:"readouts"` // metric ids shown in the numbers table
+	// Goals are the two or three things the learner will be able to do,
+	// shown at the top of the lesson and on its card in the index.
+	Goals       []string     `json:"goals"`
+	Minutes     int          `json:"minutes"` // time to work through it, for the index
+	Track       string       `json:"track"`   // a Tracks id
+	Predictions []Prediction `json:"predictions,omitempty"`
 
-	HTML   template.HTML `json:"-"` // the narrative, rendered
-	Number int           `json:"-"` // position in the lesson list, from 1
+	HTML      template.HTML   `json:"-"` // the narrative, rendered
+	GoalsHTML []template.HTML `json:"-"` // the goals, rendered
+	Number    int             `json:"-"` // position in the lesson list, from 1
 }
 
 // Control is one input the learner gets. Field says which part of the spec
@@ -61,6 +69,10 @@ type Control struct {
 	Step     float64    `json:"step,omitempty" yaml:"step"`
 	Options  []string   `json:"options,omitempty" yaml:"options"` // for select and policies: the choices (default: all)
 	Help     string     `json:"help,omitempty" yaml:"help"`
+	// Taught, for a policies control, are the policies taught so far
+	// (Reveal): the page shows these and puts the rest behind "More
+	// policies".
+	Taught []string `json:"taught,omitempty" yaml:"-"`
 }
 
 // Chart is one chart the lesson shows; see the API's chart options.
@@ -84,14 +96,18 @@ type Ref struct {
 
 // front is the YAML front matter as written.
 type front struct {
-	Title    string    `yaml:"title"`
-	Summary  string    `yaml:"summary"`
-	Order    int       `yaml:"order"`
-	Papers   []string  `yaml:"papers"`
-	Spec     any       `yaml:"spec"`
-	Controls []Control `yaml:"controls"`
-	Charts   []Chart   `yaml:"charts"`
-	Readouts []string  `yaml:"readouts"`
+	Title       string       `yaml:"title"`
+	Summary     string       `yaml:"summary"`
+	Order       int          `yaml:"order"`
+	Papers      []string     `yaml:"papers"`
+	Spec        any          `yaml:"spec"`
+	Controls    []Control    `yaml:"controls"`
+	Charts      []Chart      `yaml:"charts"`
+	Readouts    []string     `yaml:"readouts"`
+	Goals       []string     `yaml:"goals"`
+	Minutes     int          `yaml:"minutes"`
+	Track       string       `yaml:"track"`
+	Predictions []Prediction `yaml:"predictions"`
 }
 
 // Error is a problem in a lesson file.
@@ -110,7 +126,11 @@ func (e *Error) Error() string {
 
 // Parse reads the lesson in src, named file (its base name without .md is
 // the lesson's id), and checks it against l's catalog.
-func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
+func Parse(file string, src []byte, l *lab.Lab, opts ...Option) (*Lesson, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	fail := func(line int, format string, args ...any) error {
 		return &Error{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -131,9 +151,36 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 	ls := &Lesson{
 		ID: strings.TrimSuffix(base, ".md"), Title: f.Title, Summary: f.Summary, Order: f.Order,
 		Papers: f.Papers, Controls: f.Controls, Charts: f.Charts, Readouts: f.Readouts,
+		Goals: f.Goals, Minutes: f.Minutes, Track: f.Track, Predictions: f.Predictions,
 	}
 	if ls.Title == "" {
 		return nil, fail(0, "front matter: title is missing")
+	}
+	if n := len(ls.Goals); n < 2 || n > 3 {
+		return nil, fail(lines["goals"], "goals: expected two or three learning goals, one a line, got %d", n)
+	}
+	if ls.Minutes <= 0 {
+		return nil, fail(lines["minutes"], "minutes: expected the minutes the lesson takes, a whole number above 0")
+	}
+	if !slices.Contains(trackIDs(), ls.Track) {
+		return nil, fail(lines["track"], "track %q: expected one of %s", ls.Track, strings.Join(trackIDs(), ", "))
+	}
+	// Text shown as it is must hold no TeX: formulas go in the narrative,
+	// goals and predictions, between $ signs, where they are typeset.
+	plain := map[string]string{"title": ls.Title, "summary": ls.Summary}
+	for i, c := range ls.Controls {
+		plain[fmt.Sprintf("controls[%d].label", i)], plain[fmt.Sprintf("controls[%d].help", i)] = c.Label, c.Help
+	}
+	for i, c := range ls.Charts {
+		plain[fmt.Sprintf("charts[%d].title", i)], plain[fmt.Sprintf("charts[%d].caption", i)] = c.Title, c.Caption
+		for j, r := range c.Refs {
+			plain[fmt.Sprintf("charts[%d].refs[%d].label", i, j)] = r.Label
+		}
+	}
+	for _, path := range slices.Sorted(maps.Keys(plain)) {
+		if t := rawTeX(plain[path]); t != "" {
+			return nil, fail(lines[path], "%s: raw TeX %q: this text is shown as it is, so write the formula in words or Unicode (a formula in $…$ is typeset only in the narrative, goals and predictions)", path, t)
+		}
 	}
 	// The spec goes through JSON, exactly as the API reads it.
 	js, err := json.Marshal(f.Spec)
@@ -170,7 +217,29 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 			return nil, fail(lines[fmt.Sprintf("charts[%d]", i)], "charts[%d]: %v", i, err)
 		}
 	}
-	out, rerr := render(body, ls)
+	for i, g := range ls.Goals {
+		path := fmt.Sprintf("goals[%d]", i)
+		h, err := renderInline(g, &o)
+		if err != nil {
+			return nil, fail(lines[path], "%s: %s", path, err.msg)
+		}
+		ls.GoalsHTML = append(ls.GoalsHTML, h)
+	}
+	for i := range ls.Predictions {
+		p := &ls.Predictions[i]
+		path := fmt.Sprintf("predictions[%d]", i)
+		if err := checkPrediction(p, ls.Spec, ls.Controls, l); err != nil {
+			return nil, fail(lines[path], "%s: %v", path, err)
+		}
+		var herr *lineError
+		if p.AskHTML, herr = renderInline(p.Ask, &o); herr != nil {
+			return nil, fail(lines[path+".ask"], "%s.ask: %s", path, herr.msg)
+		}
+		if p.WhyHTML, herr = renderInline(p.Why, &o); herr != nil {
+			return nil, fail(lines[path+".why"], "%s.why: %s", path, herr.msg)
+		}
+	}
+	out, rerr := render(body, ls, &o)
 	if rerr != nil {
 		line := 0
 		if rerr.line > 0 { // a line of the narrative, which starts after the front matter
@@ -181,6 +250,10 @@ func Parse(file string, src []byte, l *lab.Lab) (*Lesson, error) {
 	ls.HTML = out
 	return ls, nil
 }
+
+// predictionsMark is where a lesson's narrative places its predictions: a
+// paragraph of its own. Without it they close the narrative.
+const predictionsMark = "{{predictions}}"
 
 // defaultReadouts are the metrics a lesson's numbers table shows when the
 // lesson names none, by experiment kind.
@@ -273,37 +346,115 @@ func checkChart(c *Chart, spec lab.Spec) error {
 	return nil
 }
 
-// render turns the narrative into HTML, its live numbers into <output>
-// elements the page fills in after each run. A live number whose metric or
-// policy is unknown is an error, at its line of the narrative (from 1).
-func render(body string, ls *Lesson) (template.HTML, *lineError) {
-	md := goldmark.New(
-		goldmark.WithExtensions(extension.GFM, extension.Footnote, extension.Typographer, liveNumbers{}),
+// markdown is the lessons' Markdown: GitHub's tables, footnotes,
+// typographic quotes and dashes, formulas ($…$, typeset with o's
+// typesetter), and, with live, live numbers. Lessons are part of the
+// site's source, written by instructors, so they may use HTML (a
+// <details>, a note). It returns the formulas' MathML map, which
+// typesetAll fills in before rendering.
+func markdown(live bool) (goldmark.Markdown, map[*mathSpan]string) {
+	typeset := map[*mathSpan]string{}
+	ext := []goldmark.Extender{extension.GFM, extension.Footnote, extension.Typographer, mathExtension{typeset}}
+	if live {
+		ext = append(ext, liveNumbers{})
+	}
+	return goldmark.New(
+		goldmark.WithExtensions(ext...),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
-		// Lessons are part of the site's source, written by instructors,
-		// so they may use HTML (a <details>, a note).
 		goldmark.WithRendererOptions(html.WithUnsafe()),
-	)
-	src := []byte(body)
-	doc := md.Parser().Parse(text.NewReader(src))
+	), typeset
+}
+
+// check walks a parsed document: it typesets each formula into typeset
+// with o's typesetter, finds TeX written outside a formula, and calls
+// each, when given, on every other node. The first problem is reported at
+// its line of src (from 1).
+func check(doc ast.Node, src []byte, o *options, typeset map[*mathSpan]string, each func(ast.Node) *lineError) *lineError {
+	lineOf := func(offset int) int { return 1 + bytes.Count(src[:offset], []byte("\n")) }
 	var bad *lineError
-	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		l, ok := n.(*liveNumber)
-		if !entering || !ok {
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
 			return ast.WalkContinue, nil
 		}
-		line := 1 + bytes.Count(src[:l.Offset], []byte("\n"))
+		if textBlock(n) && n.Lines().Len() > 0 {
+			if t := rawTeX(blockText(n, src)); t != "" {
+				bad = &lineError{line: lineOf(n.Lines().At(0).Start), msg: fmt.Sprintf("raw TeX %q: write the formula between $ signs, $…$, where it is typeset", t)}
+				return ast.WalkStop, nil
+			}
+		}
+		if m, ok := n.(*mathSpan); ok {
+			if o.math != nil {
+				out, err := o.math(m.TeX, m.Display)
+				if err != nil {
+					bad = &lineError{line: lineOf(m.Offset), msg: fmt.Sprintf("formula $%s$: %v", m.TeX, err)}
+					return ast.WalkStop, nil
+				}
+				typeset[m] = out
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		if each != nil {
+			if bad = each(n); bad != nil {
+				return ast.WalkStop, nil
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return bad
+}
+
+// renderInline renders one paragraph of Markdown (a goal, a question, an
+// explanation) without its <p>.
+func renderInline(md string, o *options) (template.HTML, *lineError) {
+	m, typeset := markdown(false)
+	src := []byte(md)
+	doc := m.Parser().Parse(text.NewReader(src))
+	if doc.ChildCount() != 1 || doc.FirstChild().Kind() != ast.KindParagraph {
+		return "", &lineError{msg: "expected one paragraph of text"}
+	}
+	if bad := check(doc, src, o, typeset, nil); bad != nil {
+		return "", bad
+	}
+	var buf bytes.Buffer
+	if err := m.Renderer().Render(&buf, src, doc); err != nil {
+		return "", &lineError{msg: err.Error()}
+	}
+	out := strings.TrimSpace(buf.String())
+	out = strings.TrimSuffix(strings.TrimPrefix(out, "<p>"), "</p>")
+	return template.HTML(out), nil
+}
+
+// render turns the narrative into HTML, its live numbers into <output>
+// elements the page fills in after each run, its formulas into MathML and
+// its predictions mark into the lesson's predictions. A live number whose
+// metric or policy is unknown is an error, at its line of the narrative
+// (from 1), and so is TeX outside a formula.
+func render(body string, ls *Lesson, o *options) (template.HTML, *lineError) {
+	md, typeset := markdown(true)
+	src := []byte(body)
+	doc := md.Parser().Parse(text.NewReader(src))
+	marks := 0
+	bad := check(doc, src, o, typeset, func(n ast.Node) *lineError {
+		line := func(offset int) int { return 1 + bytes.Count(src[:offset], []byte("\n")) }
+		if p, ok := n.(*ast.Paragraph); ok && strings.TrimSpace(string(p.Lines().Value(src))) == predictionsMark {
+			marks++
+			if len(ls.Predictions) == 0 || marks > 1 {
+				return &lineError{line: line(p.Lines().At(0).Start), msg: fmt.Sprintf("narrative: %s marks where the predictions go, once, in a lesson that has predictions", predictionsMark)}
+			}
+		}
+		l, ok := n.(*liveNumber)
+		if !ok {
+			return nil
+		}
 		_, metric := lab.MetricByID(l.Metric)
 		_, fact := lab.FactByID(l.Metric)
 		if !metric && !fact {
-			bad = &lineError{line: line, msg: fmt.Sprintf("narrative: %s: unknown metric %q (expected a metric, %s, or a fact, %s)", l.Source, l.Metric, lab.MetricIDs(""), lab.FactIDs(""))}
-		} else if !slices.ContainsFunc(ls.Spec.Policies, func(p lab.PolicySpec) bool { return p.Key() == l.Policy }) {
-			bad = &lineError{line: line, msg: fmt.Sprintf("narrative: %s: policy %q is not in the lesson's spec", l.Source, l.Policy)}
+			return &lineError{line: line(l.Offset), msg: fmt.Sprintf("narrative: %s: unknown metric %q (expected a metric, %s, or a fact, %s)", l.Source, l.Metric, lab.MetricIDs(""), lab.FactIDs(""))}
 		}
-		if bad != nil {
-			return ast.WalkStop, nil
+		if !slices.ContainsFunc(ls.Spec.Policies, func(p lab.PolicySpec) bool { return p.Key() == l.Policy }) {
+			return &lineError{line: line(l.Offset), msg: fmt.Sprintf("narrative: %s: policy %q is not in the lesson's spec", l.Source, l.Policy)}
 		}
-		return ast.WalkContinue, nil
+		return nil
 	})
 	if bad != nil {
 		return "", bad
@@ -312,5 +463,17 @@ func render(body string, ls *Lesson) (template.HTML, *lineError) {
 	if err := md.Renderer().Render(&buf, src, doc); err != nil {
 		return "", &lineError{msg: err.Error()}
 	}
-	return template.HTML(buf.String()), nil
+	out := buf.String()
+	if len(ls.Predictions) > 0 {
+		list, err := renderPredictions(ls.Predictions)
+		if err != nil {
+			return "", &lineError{msg: err.Error()}
+		}
+		if marks == 1 {
+			out = strings.Replace(out, "<p>"+predictionsMark+"</p>", list, 1)
+		} else {
+			out += list
+		}
+	}
+	return template.HTML(out), nil
 }

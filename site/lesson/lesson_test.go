@@ -2,6 +2,8 @@ package lesson
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +16,11 @@ const good = `---
 title: A lesson
 summary: One line.
 order: 3
+goals:
+  - Say what greedy site sampling does.
+  - Read its ChangeRatio.
+minutes: 10
+track: choosing
 spec:
   dataset: {id: taleghani-example}
   budget: 100
@@ -149,9 +156,9 @@ func TestFrontMatterLines(t *testing.T) {
 		{"nested wrong type", "---\ntitle: x\ncharts:\n  - type: bars\n    refs:\n      - {y: 1, label: a}\n      - {y: high, label: b}\n---\n", 7, `charts[0].refs[1].y: expected a number, got "high"`},
 		{"not a list", "---\ntitle: x\n\npapers: one\n---\n", 4, `papers: expected a list, got "one"`},
 		{"not fields", "---\n- a\n- b\n---\n", 2, "expected fields"},
-		{"spec", strings.Replace(good, "budget: 100", "budjet: 100", 1), 5, `spec: json: unknown field "budjet"`},
-		{"control", strings.Replace(good, "field: params.sampleSize", "field: params.kappa", 1), 13, `controls[0] (params.kappa): field "params.kappa": no policy`},
-		{"chart", strings.Replace(good, "type: bars", "type: pie", 1), 22, `charts[0]: type "pie"`},
+		{"spec", strings.Replace(good, "budget: 100", "budjet: 100", 1), 10, `spec: json: unknown field "budjet"`},
+		{"control", strings.Replace(good, "field: params.sampleSize", "field: params.kappa", 1), 18, `controls[0] (params.kappa): field "params.kappa": no policy`},
+		{"chart", strings.Replace(good, "type: bars", "type: pie", 1), 27, `charts[0]: type "pie"`},
 		{"syntax", "---\ntitle: x\nsummary: y\n  bad: indent\n---\n", 0, "front matter: line 4: mapping values are not allowed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -222,6 +229,79 @@ func TestLiveNumbers(t *testing.T) {
 				t.Errorf("error %v, want line %d: %s", err, tc.line, tc.want)
 			}
 		})
+	}
+}
+
+// bundled parses every lesson the site ships.
+func bundled(t *testing.T, l *lab.Lab) []*Lesson {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join("..", "..", "lessons", "*.md"))
+	if len(files) == 0 {
+		t.Fatal("no lessons found in lessons/")
+	}
+	var ls []*Lesson
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := Parse(f, src, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, x)
+	}
+	return ls
+}
+
+// TestBundledPredictions runs every prediction of every lesson the site
+// ships, natively, as the page runs it in WebAssembly: each lesson asks
+// three or more, and the lab computes an answer to each, a finite number
+// for its policy (less its minus) or for every policy it offers. With -v
+// it logs the answers, for an author choosing bins and tolerances.
+func TestBundledPredictions(t *testing.T) {
+	l := lab.New()
+	for _, x := range bundled(t, l) {
+		if len(x.Predictions) < 3 {
+			t.Errorf("%s: %d predictions; every lesson asks three or more before it tells", x.ID, len(x.Predictions))
+		}
+		for i, p := range x.Predictions {
+			res, err := l.Run(p.Spec)
+			if err != nil {
+				t.Errorf("%s: prediction %d: %v", x.ID, i+1, err)
+				continue
+			}
+			value := func(key string) float64 {
+				for _, q := range res.Policies {
+					if q.Key() != key {
+						continue
+					}
+					if s, ok := q.Metrics[p.Metric]; ok {
+						return s.Mean
+					}
+					if v, ok := q.Fact(p.Metric); ok {
+						return v
+					}
+				}
+				return math.NaN()
+			}
+			keys := p.Choices
+			if len(keys) == 0 {
+				keys = []string{p.Policy}
+			}
+			var got []string
+			for _, k := range keys {
+				v := value(k)
+				if p.Minus != "" {
+					v -= value(p.Minus)
+				}
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Errorf("%s: prediction %d (%s of %s at %s): the lab gives no number", x.ID, i+1, p.Metric, k, p.At)
+				}
+				got = append(got, fmt.Sprintf("%s %.4g", k, v))
+			}
+			t.Logf("%s %d [%s] %s: %s (bins %v, tolerance %v)", x.ID, i+1, p.At, p.Metric, strings.Join(got, ", "), p.Bins, p.Tolerance)
+		}
 	}
 }
 

@@ -3,7 +3,11 @@
 // full-page screenshot: the quickest way to look at what a change did.
 // With -slider and -press it first steps that slider with the arrow key,
 // a pause after each redraw, as a learner would. With -click it first
-// clicks an element, such as the upload page's example log:
+// clicks an element, such as the upload page's example log. With -pdf it
+// prints the page instead, as the browser's Print does (the print style
+// sheet, A4), once it has drawn: a lesson as a handout.
+//
+//	go run ./site/e2e/shot -url http://localhost:9900/lessons/naive-estimate.html -pdf /tmp/handout.pdf
 //
 //	go run ./site/e2e/shot -url http://localhost:9900/upload.html -click '#example' -wait "!document.getElementById('report').hidden" -out /tmp/report.png
 //
@@ -18,6 +22,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/refreshlab/refreshlab/site/e2e"
@@ -34,6 +40,7 @@ func main() {
 	press := flag.Int("press", 0, "arrow-right presses on -slider, each -pause after the redraw of the one before")
 	pause := flag.Duration("pause", 500*time.Millisecond, "pause after each redraw before the next press")
 	click := flag.String("click", "", "CSS selector of an element to click once the page has loaded, before waiting (the upload page's example, say)")
+	pdf := flag.String("pdf", "", "print the page to this PDF (A4) instead of taking a screenshot")
 	flag.Parse()
 
 	ctx, cancel := e2e.NewBrowser(context.Background())
@@ -61,6 +68,23 @@ func main() {
 	}
 	if err := chromedp.Do(ctx, steps...); err != nil {
 		fail(err)
+	}
+	if *pdf != "" {
+		b, err := chromedp.Run(ctx, func(ctx context.Context, t *chromedp.Target) ([]byte, error) {
+			r, err := cdp.Call(ctx, t, page.PrintToPDF, page.PrintToPDFParams{PaperWidth: 8.27, PaperHeight: 11.69, PreferCSSPageSize: ptr(true)})
+			if err != nil {
+				return nil, err
+			}
+			return r.Data, nil
+		})
+		if err == nil {
+			err = os.WriteFile(*pdf, b, 0o644)
+		}
+		if err != nil {
+			fail(err)
+		}
+		fmt.Println("wrote", *pdf)
+		return
 	}
 	var png []byte
 	var err error
@@ -118,6 +142,8 @@ func pressOn(ctx context.Context, t *chromedp.Target, console *e2e.Console, labe
 	}
 	return nil
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "shot:", err)

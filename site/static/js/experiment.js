@@ -9,6 +9,7 @@
 
 import { request, post, runWithCharts, pair, errorOf, onEngine, engineName } from './api.js';
 import { restoreUpload } from './uploads.js';
+import { SLOW_MS, expectedMs, labelDatasets, seconds } from './slow.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -406,6 +407,8 @@ class Experiment {
         const sel = el('select', { id, 'aria-describedby': describedBy },
           opts.map((d) => el('option', { value: d.id, selected: d.id === current }, d.name)));
         sel.addEventListener('change', (e) => { setField(this.spec, c.resolved, sel.value); onInput(e); });
+        // Before the menu opens: warn of the datasets a run would be slow on (slow.js).
+        sel.addEventListener('focus', () => labelDatasets(sel, this.spec, this.pace, this.result, this.cat.datasets));
         this.inputs.push({ c, sync: () => { sel.value = getField(this.spec, c.resolved); } });
         return el('div', { class: 'control' }, el('label', { for: id, text: c.label }), sel, help);
       }
@@ -430,7 +433,14 @@ class Experiment {
         };
         sync();
         this.inputs.push({ c, sync });
-        return el('fieldset', { class: 'control policies', 'aria-describedby': describedBy }, el('legend', { text: c.label }), boxes.map((b) => b.node), help);
+        // A lesson shows the policies taught so far (c.taught, from the
+        // build); the others wait behind "More policies", open when one of
+        // them runs.
+        const later = c.taught ? boxes.filter((b) => !c.taught.includes(b.box.value)) : [];
+        const more = later.length ? el('details', { class: 'more-policies', open: later.some((b) => b.box.checked) },
+          el('summary', { text: `More policies (${later.length}), not taught yet` }), later.map((b) => b.node)) : null;
+        return el('fieldset', { class: 'control policies', 'aria-describedby': describedBy }, el('legend', { text: c.label }),
+          boxes.filter((b) => !later.includes(b)).map((b) => b.node), more, help);
       }
       case 'choice': {
         const p = c.resolved.param;
@@ -568,7 +578,10 @@ class Experiment {
       const inputAt = this.pendingInputAt;
       this.pending = null;
       const ahead = this.takeAhead(spec, inputAt);
-      const preview = ahead ? ahead.preview : this.previewOf(spec, inputAt);
+      let preview = ahead ? ahead.preview : this.previewOf(spec, inputAt);
+      // A preview that would itself be slow (a switch to a far larger
+      // dataset) gives way to the full run, drawn policy by policy.
+      if (preview && !ahead && expectedMs(this.pace, preview.spec, this.result, this.cat.datasets) > SLOW_MS) preview = null;
       const drawn = await this.run(spec, inputAt, preview, ahead);
       if (drawn && preview && !this.pending) {
         // Refine once the learner pauses: the full run, drawn over the
@@ -712,9 +725,14 @@ class Experiment {
     // (keepSpec): writing the address (history.replaceState) while the page
     // has changes to lay out forces that layout, and the lab's answer would
     // wait for it.
-    const answer = ahead ? ahead.answer : this.options.progressive ? this.runProgressively(spec) : runWithCharts(spec, this.chartSpecs);
+    // A run the lab's pace says will be slow says so first, and runs
+    // policy by policy with a progress bar and Stop, as the upload page's do.
+    const expect = ahead || this.options.progressive ? undefined : expectedMs(this.pace, spec, this.result, this.cat.datasets);
+    const slowRun = expect > SLOW_MS;
+    if (slowRun) this.setStatus(`This run should take about ${seconds(expect)}: it computes policy by policy, with a progress bar; Stop ends it.`);
+    const answer = ahead ? ahead.answer : this.options.progressive || slowRun ? this.runProgressively(spec) : runWithCharts(spec, this.chartSpecs);
     let said = false; // "Computing…" shown
-    const slow = setTimeout(() => { said = true; this.setStatus(computing); }, STATUS_AFTER_MS);
+    const slow = slowRun ? 0 : setTimeout(() => { said = true; this.setStatus(computing); }, STATUS_AFTER_MS);
     // A run that answers no input stops waiting for its answer when an
     // input comes (schedule): the lab still computes it (and remembers its
     // policies' results), but the page goes on to the input.
@@ -753,7 +771,7 @@ class Experiment {
     const runMs = ahead ? r.ms || 0 : Math.max(0, tRun - t0 - chartMs);
     // The pace of this spec's shape, from the worker's own time when it
     // reports one; answers from the lab's cache (near 0 ms) teach nothing.
-    const workMs = r.ms || runMs;
+    const workMs = (slowRun ? 0 : r.ms) || runMs; // (a slow run's r.ms is its last policy's)
     // A preview of fewer sweep values or simulated pages (previewOf's
     // part) counts at the pace of all of them, the size every other run has.
     const atFull = preview && preview.part ? workMs / preview.part : workMs;
