@@ -468,8 +468,16 @@ func curveChart(res *lab.Result, opts ChartOptions) (figure, error) {
 	if len(c.Series) == 0 {
 		c.Title = cmp.Or(c.Title, "No curves")
 		c.Description = "No policy of this run computed a curve while it was built: cluster sampling draws its cross-validated τ against k only when its k is 0."
-		return c, nil
+		return noCurves{c}, nil
 	}
 	c.Description = fmt.Sprintf("%s, one line per policy that computed it; the vertical lines mark each policy's choice.", c.Title)
 	return c, nil
+}
+
+// noCurves is the curve chart of a run without curves: empty axes, and a
+// table of one row that says why, as a data table of nothing would not.
+type noCurves struct{ chart.Line }
+
+func (n noCurves) Table() chart.Table {
+	return chart.Table{Caption: n.Title, Head: []string{"Note"}, Rows: [][]string{{n.Description}}}
 }

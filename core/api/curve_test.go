@@ -59,4 +59,7 @@ func TestCurveChart(t *testing.T) {
 	if svg, _ := fig.SVG(); !strings.Contains(string(svg), "only when its k is 0") {
 		t.Error("the empty curve chart does not say why it is empty")
 	}
+	if tab := fig.Table(); len(tab.Rows) != 1 || !strings.Contains(tab.Rows[0][0], "only when its k is 0") {
+		t.Errorf("the empty curve chart's table %+v does not say why it is empty", tab)
+	}
 }
