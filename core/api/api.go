@@ -19,6 +19,13 @@
 //	POST /api/chart     body: {"id", "result" or "spec", "chart": options} -> SVG
 //	POST /api/report    body: {"id", "result" or "spec", "metric", "reference", "log": {"name", "sha256", "summary"},
 //	                    "format": md | latex | csv | json} -> the report (core/report), in that format
+//	POST /api/trace     body: {"spec", "policy" (its key in the spec), "repeat" (from 0), "maxPages"}
+//	                    -> that repeat of that refresh policy, cycle by cycle and page by page (lab.Trace):
+//	                    which pages changed, were stale, sampled, downloaded, found changed and stale
+//	                    after the cycle, as base64 bitsets over the pages shown, with the cycle's totals,
+//	                    ChangeRatio and freshness; at most lab.MaxTracePages pages and
+//	                    lab.MaxTraceCells pages × cycles, a 400 naming maxPages beyond; like a run,
+//	                    only of a dataset the client may see, and a 503 once the request's context is done
 //
 // Errors are JSON objects with an "error" message and, where known, where
 // the problem is: "field" for specs, "line" and "column" for files.
@@ -108,6 +115,7 @@ type Router struct {
 	lab     *lab.Lab
 	results results
 	owners  *owners
+	store   Store   // where uploads outlive the process, if anywhere (KeepIn)
 	extra   []route // added by Handle
 }
 
@@ -131,6 +139,7 @@ var routes = []route{
 	{"POST", "/api/fields", (*Router).fields},
 	{"POST", "/api/chart", (*Router).chart},
 	{"POST", "/api/report", (*Router).report},
+	{"POST", "/api/trace", (*Router).trace},
 }
 
 // Handle adds a route to rt, answered by serve, after the API's own; call
@@ -199,6 +208,15 @@ func (rt *Router) datasets(req Request) Response {
 			out = append(out, d)
 		}
 	}
+	kept, err := rt.storedIndex(req.Client)
+	if err != nil {
+		return errorResponse(503, "this server could not list your uploads (%v): try again", err)
+	}
+	for _, d := range kept {
+		if !slices.ContainsFunc(out, func(o dataset.Info) bool { return o.ID == d.ID }) {
+			out = append(out, d)
+		}
+	}
 	return jsonResponse(200, map[string]any{"datasets": out})
 }
 
@@ -239,6 +257,15 @@ func (rt *Router) fields(req Request) Response {
 		}
 		if f.Type == lab.FieldDataset {
 			f.Options = slices.DeleteFunc(f.Options, func(id string) bool { return !rt.visible(req.Client, id) })
+			kept, err := rt.storedIndex(req.Client)
+			if err != nil {
+				return errorResponse(503, "this server could not list your uploads (%v): try again", err)
+			}
+			for _, d := range kept {
+				if !slices.Contains(f.Options, d.ID) {
+					f.Options = append(f.Options, d.ID)
+				}
+			}
 		}
 		out[i] = f
 	}
@@ -254,7 +281,7 @@ func (rt *Router) run(req Request) Response {
 	if req.Progress != nil {
 		progress = func(n int) { req.Progress(int64(n)) }
 	}
-	if resp, ok := rt.checkVisible(req.Client, spec); !ok {
+	if resp, ok := rt.checkVisible(req, spec); !ok {
 		return resp
 	}
 	c, err := rt.runCached(req.context(), spec, progress)
