@@ -57,6 +57,10 @@ const (
 	// policies ranked by a metric (default the kind's headline), each mean
 	// with its 95% interval, a dashed line at the reference.
 	ChartForest = "forest"
+	// ChartCurve draws the curves the policies computed while they were
+	// built (lab.PolicyResult.Curves), such as cluster sampling's
+	// cross-validated τ against k (Tan et al. Fig. 1), each choice marked.
+	ChartCurve = "curve"
 )
 
 // ChartType describes one type of chart POST /api/chart draws, for GET
@@ -87,6 +91,7 @@ var ChartTypes = []ChartType{
 	{ID: ChartEstimateSweep, Kinds: estimateKinds, Sweep: true, Metric: lab.MetricMAD, Help: "A metric against the swept estimate field, each line's minimum marked (Grimes & Ford Fig. 4)."},
 	{ID: ChartEstimatePrior, Kinds: estimateKinds, Help: "The empirical prior of change periods against the one the pseudo-intervals induce (Grimes & Ford Fig. 6)."},
 	{ID: ChartEstimateEpochs, Kinds: estimateKinds, Metric: lab.MetricMAD, Help: "A metric per crawl epoch (Grimes & Ford Fig. 7)."},
+	{ID: ChartCurve, Kinds: refreshKinds, Help: "The curves the policies computed while they were built, each policy's choice marked: cluster sampling's cross-validated τ against the number of clusters when its k is 0 (Tan et al. Fig. 1)."},
 	{ID: ChartForest, Kinds: lab.Kinds(), Help: "The policies ranked by a metric (the kind's headline unless one is named), each mean with its 95% interval, a dashed line at the best that does not read the truth."},
 }
 
@@ -224,6 +229,9 @@ func Figure(res *lab.Result, opts ChartOptions) (figure, error) {
 	}
 	if opts.Type == ChartForest {
 		return forestChart(res, opts)
+	}
+	if opts.Type == ChartCurve {
+		return curveChart(res, opts)
 	}
 	if opts.Metric == "" {
 		opts.Metric = cmp.Or(ct.Metric, lab.MetricChangeRatio)
@@ -483,4 +491,49 @@ func expectation(s *chart.Style) *chart.Style {
 	e := *s
 	e.Thin, e.Open = true, true
 	return &e
+}
+
+// curveChart draws every curve of the chosen policies (all by default),
+// one line each, with the x each policy chose marked. A run whose policies
+// computed none draws empty axes that say so, rather than failing the run:
+// cluster sampling computes its curve only when it chooses k itself.
+func curveChart(res *lab.Result, opts ChartOptions) (figure, error) {
+	if opts.Width < 0 || opts.Width > 4000 || opts.Height < 0 || opts.Height > 4000 {
+		return nil, fmt.Errorf("width and height must be between 0 and 4000 pixels")
+	}
+	c := chart.Line{Title: opts.Title, Width: opts.Width, Height: opts.Height}
+	for _, r := range opts.Refs {
+		c.Refs = append(c.Refs, chart.Ref{Y: r.Y, Label: r.Label})
+	}
+	styles := policyStyles(res.Policies)
+	for _, p := range res.Policies {
+		if len(opts.Policies) > 0 && !slices.Contains(opts.Policies, p.Key()) {
+			continue
+		}
+		for _, cv := range p.Curves {
+			c.XLabel, c.YLabel = cv.XLabel, cv.YLabel
+			if c.Title == "" {
+				c.Title = cv.Name
+			}
+			c.Series = append(c.Series, chart.Series{Name: p.Name, Key: p.Key(), X: cv.X, Y: cv.Y, Style: styles(p.Key())})
+			if cv.Chosen != nil {
+				c.Marks = append(c.Marks, chart.Mark{X: *cv.Chosen, Label: fmt.Sprintf("%s chose %v", p.Name, *cv.Chosen)})
+			}
+		}
+	}
+	if len(c.Series) == 0 {
+		c.Title = cmp.Or(c.Title, "No curves")
+		c.Description = "No policy of this run computed a curve while it was built: cluster sampling draws its cross-validated τ against k only when its k is 0."
+		return noCurves{c}, nil
+	}
+	c.Description = fmt.Sprintf("%s, one line per policy that computed it; the vertical lines mark each policy's choice.", c.Title)
+	return c, nil
+}
+
+// noCurves is the curve chart of a run without curves: empty axes, and a
+// table of one row that says why, as a data table of nothing would not.
+type noCurves struct{ chart.Line }
+
+func (n noCurves) Table() chart.Table {
+	return chart.Table{Caption: n.Title, Head: []string{"Note"}, Rows: [][]string{{n.Description}}}
 }

@@ -104,6 +104,17 @@ func pathsChart(p lab.PolicyResult, opts ChartOptions, refs []chart.Ref, about s
 	return c, nil
 }
 
+// estimateAxis labels an axis of an estimate metric, with its unit.
+func estimateAxis(m lab.Metric) string {
+	switch m.Unit {
+	case "per day":
+		return m.Name + " (changes per day)"
+	case "hour":
+		return m.Name + " (hours)"
+	}
+	return m.Name
+}
+
 // period is 24/λ in hours, NaN for a zero rate.
 func period(rate float64) float64 {
 	if !(rate > 0) {
@@ -124,10 +135,7 @@ func estimateSweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, styles
 	if sw.Field == "estimate.crawl.initial" {
 		xlabel = "Initial crawl interval (days)"
 	}
-	ylabel := m.Name
-	if m.Unit == "per day" {
-		ylabel += " (changes per day)"
-	}
+	ylabel := estimateAxis(m)
 	pool := 0
 	if res.Spec.Estimate != nil {
 		pool = res.Spec.Estimate.Pool
@@ -244,10 +252,7 @@ func epochsChart(res *lab.Result, pols []lab.PolicyResult, opts ChartOptions, m 
 	if !m.AppliesTo(lab.KindEstimate) {
 		return nil, fmt.Errorf("an %s chart draws an estimate metric per epoch (%s), not %s", ChartEstimateEpochs, lab.MetricIDs(lab.KindEstimate), m.ID)
 	}
-	ylabel := m.Name
-	if m.Unit == "per day" {
-		ylabel += " (changes per day)"
-	}
+	ylabel := estimateAxis(m)
 	c := chart.Line{
 		Title:       opts.Title,
 		Description: fmt.Sprintf("%s after each crawl epoch, mean over repeats with 95%% intervals. %s", m.Name, about),

@@ -137,6 +137,7 @@ type Policy struct {
 
 	memo  memo        // env.Remember
 	fixed *Clustering // static feature sets
+	cv    *CV         // the cross-validation that chose k, when k was 0
 	book  *Codebook   // combined
 	attrs []string    // the content model's attributes, if any
 	attrI []int       // their indexes for the dynamic features
@@ -221,8 +222,8 @@ func New(env refresh.Env) (*Policy, error) {
 			if err != nil {
 				return nil, err
 			}
-			// Record the chosen k, so that the result's spec reruns it.
-			p.k = cv.Best
+			// Record the chosen k in the result's parameters.
+			p.k, p.cv = cv.Best, cv
 			env.Params["k"] = float64(p.k)
 		}
 	default:
@@ -231,6 +232,7 @@ func New(env refresh.Env) (*Policy, error) {
 		}
 		if p.k == 0 {
 			env.Params["k"] = float64(p.fixed.K)
+			p.cv = p.fixed.CV
 		}
 	}
 	p.tq, err = remember(env.Remember, fmt.Sprintf("cluster/t/%v", p.conf), func() ([]float64, error) {
@@ -275,6 +277,28 @@ func (p *Policy) dynamicSet() bool { return p.set == SetDynamic || p.set == SetC
 
 // Reuse implements refresh.Reuser: the state New leaves, without
 // allocating what can be kept.
+// Curves returns the cross-validated criterion τ against the number of
+// clusters (§3.3; Fig. 1 draws it), with the k the knee chose, when the
+// policy chose k so before its first cycle.
+func (p *Policy) Curves() []refresh.Curve {
+	if p.cv == nil {
+		return nil
+	}
+	x := make([]float64, len(p.cv.Tau))
+	for i := range x {
+		x[i] = float64(i + 1)
+	}
+	k := float64(p.cv.Best)
+	return []refresh.Curve{{
+		ID: CurveTau, Name: "Cross-validated τ against k",
+		XLabel: "Clusters k", YLabel: "τ per held-out page",
+		X: x, Y: slices.Clone(p.cv.Tau), Chosen: &k,
+	}}
+}
+
+// CurveTau is the id of Curves' curve of τ against k.
+const CurveTau = "tau"
+
 func (p *Policy) Reuse(env refresh.Env) {
 	p.rng = env.Rand
 	p.budget = env.Budget

@@ -61,9 +61,11 @@ type EstimateSpec struct {
 	// "auto" lengths).
 	Prior EstimatePriorOptions `json:"prior"`
 
-	// inSweep marks a sweep's runs, which only keep the headline numbers:
-	// they simulate only the first Pool epochs and no paths (see
-	// EstimatePolicyResult.Best).
+	// inSweep marks a sweep's runs, which draw no paths. They simulate
+	// every epoch, as the main run does: a page's coin flips follow those
+	// of the pages before it in one random stream, so simulating fewer
+	// epochs would give every later page other flips, and a sweep point
+	// other numbers than the run at the same setting.
 	inSweep bool
 	// shared is what one run and its sweep's runs share (With copies the
 	// pointer).
@@ -142,12 +144,15 @@ type EstimatePolicyResult struct {
 	// mean estimate at each epoch (PolicyResult.Metrics and Series).
 	mad, edge, mean     stat.Series
 	headline, edgeShare stat.Summary
-	// pooled and pooledEdge are the headlines' values in each repeat
-	// (PolicyResult.Values); nil for real histories, which have one.
-	pooled, pooledEdge []float64
+	// madPeriod and periodHeadline are the median error in the period, in
+	// hours (§5's unit), per epoch and pooled.
+	madPeriod      stat.Series
+	periodHeadline stat.Summary
+	// pooled, pooledEdge and pooledPeriod are the headlines' values in
+	// each repeat (PolicyResult.Values); nil for real histories, which
+	// have one.
+	pooled, pooledEdge, pooledPeriod []float64
 
-	// MADPeriod is the median of |1/λ̂ − 1/λ| in days (§5 reports hours).
-	MADPeriod stat.Series `json:"madPeriod"`
 	// NoChange and AllChanged are the shares of pages in that edge case
 	// (Fig. 2's blue and red points).
 	NoChange   stat.Series `json:"noChange"`
@@ -333,9 +338,6 @@ func (l *Lab) resolveEstimate(spec Spec) (Spec, *dataset.Dataset, error) {
 	case es.Pool < 1 || es.Pool > es.Epochs:
 		return spec, nil, specErr("estimate.pool", "must be between 1 and the %d epochs, got %d", es.Epochs, es.Pool)
 	}
-	if es.inSweep {
-		es.Epochs = es.Pool // the headline needs no more
-	}
 	switch es.Crawl.Mode {
 	case "":
 		es.Crawl.Mode = CrawlSequential
@@ -437,7 +439,6 @@ func (l *Lab) runEstimate(spec Spec, w *watch) (res *Result, err error) {
 	}
 	es := *spec.Estimate
 	res = &Result{Spec: spec, Dataset: d.Info}
-	res.Spec.Policies = slices.Clone(spec.Policies)
 	e := &estimateRun{l: l, d: d, spec: spec, es: es, memo: l.memoFor(d.Info.ID)}
 	if es.Every > 0 {
 		if err := e.observe(); err != nil {
@@ -463,7 +464,6 @@ func (l *Lab) runEstimate(spec Spec, w *watch) (res *Result, err error) {
 			return nil, err
 		}
 		w.add(spec.Repeats)
-		res.Spec.Policies[i].Params = pr.Params
 		if ps.Label != "" {
 			pr.Label, pr.Name = ps.Label, pr.Name+" ("+ps.Label+")"
 		}
@@ -495,7 +495,7 @@ func (l *Lab) runEstimate(spec Spec, w *watch) (res *Result, err error) {
 	if spec.Sweep != nil {
 		res.Work += fmt.Sprintf(" × %d settings", len(spec.Sweep.Values)+1)
 	}
-	res.About = fmt.Sprintf("MAD and edge share pooled over the first %d of %s, the mean estimate after the last; mean over %s, ± the half-width of the 95%% interval across repeats. %s: %s, seed %d.",
+	res.About = fmt.Sprintf("MAD and edge share pooled over the first %d of %s, the mean estimate after the last; mean over %s, ± the half-width of the 95%% interval across repeats (none for a median that came out the same in every repeat). %s: %s, seed %d.",
 		es.Pool, count(es.Epochs, "crawl", "crawls"), count(spec.Repeats, "repeat", "repeats"), d.Info.Name, how, spec.Seed)
 	return res, nil
 }
@@ -547,7 +547,7 @@ func (e *estimateRun) best(res *Result) error {
 		if err != nil {
 			return specErr(fmt.Sprintf("policies[%d]", i), "%s: %v", desc.ID, err)
 		}
-		run.es.inSweep = true // no paths; all epochs
+		run.es.inSweep = true // no paths
 		r, err := run.runSimulated(desc.ID, est)
 		if err != nil {
 			return specErr("sweep.values", "%s at %v: %v", desc.ID, sw.Values[at], err)
@@ -840,17 +840,12 @@ func (e *estimateRun) policy(i int, desc refresh.Descriptor) (pr PolicyResult, e
 	}
 	r.Prior = pri
 	pr.Estimate = r
-	pr.Metrics = map[string]stat.Summary{MetricMAD: r.headline, MetricEdgeShare: r.edgeShare}
+	pr.Metrics = map[string]stat.Summary{MetricMAD: r.headline, MetricMADPeriod: r.periodHeadline, MetricEdgeShare: r.edgeShare}
 	if r.pooled != nil {
-		pr.Values = map[string][]float64{MetricMAD: r.pooled, MetricEdgeShare: r.pooledEdge}
-	}
-	if e.es.inSweep {
-		// A sweep's run simulates only the pooled epochs: what it says
-		// after its last is not what the run says after the last crawl.
-		return pr, nil
+		pr.Values = map[string][]float64{MetricMAD: r.pooled, MetricMADPeriod: r.pooledPeriod, MetricEdgeShare: r.pooledEdge}
 	}
 	pr.Metrics[MetricRateEstimate] = stat.Summarize(nil)
-	pr.Series = map[string]stat.Series{MetricMAD: r.mad, MetricEdgeShare: r.edge, MetricRateEstimate: r.mean}
+	pr.Series = map[string]stat.Series{MetricMAD: r.mad, MetricMADPeriod: r.madPeriod, MetricEdgeShare: r.edge, MetricRateEstimate: r.mean}
 	if n := len(r.mean); n > 0 {
 		pr.Metrics[MetricRateEstimate] = r.mean[n-1]
 		pr.setFact(FactMADLast, r.mad[n-1].Mean)
@@ -877,10 +872,16 @@ func newPerEpoch(epochs, reps int) perEpoch {
 	return p
 }
 
-func (p perEpoch) series() stat.Series {
+func (p perEpoch) series() stat.Series { return p.summarize(stat.Summarize) }
+
+// medians summarises values that are each a median over pages, which
+// have no interval when every repeat gave the same (stat.SummarizeMedians).
+func (p perEpoch) medians() stat.Series { return p.summarize(stat.SummarizeMedians) }
+
+func (p perEpoch) summarize(f func([]float64) stat.Summary) stat.Series {
 	s := make(stat.Series, len(p))
 	for i, xs := range p {
-		s[i] = stat.Summarize(xs)
+		s[i] = f(xs)
 	}
 	return s
 }
@@ -895,7 +896,7 @@ func (e *estimateRun) runSimulated(id string, est estimate.Estimator) (*Estimate
 	p := &estimate.Paths{Estimator: est, Schedule: e.schedule(id, es.Crawl.Initial), Epochs: es.Epochs, Pool: es.Pool}
 	mad, madP, noc, all, edge, mean, iv := newPerEpoch(es.Epochs, reps), newPerEpoch(es.Epochs, reps), newPerEpoch(es.Epochs, reps),
 		newPerEpoch(es.Epochs, reps), newPerEpoch(es.Epochs, reps), newPerEpoch(es.Epochs, reps), newPerEpoch(es.Epochs, reps)
-	pooled, pooledEdge := make([]float64, reps), make([]float64, reps)
+	pooled, pooledEdge, pooledPeriod := make([]float64, reps), make([]float64, reps), make([]float64, reps)
 	pcg := rand.NewPCG(0, 0)
 	rng := rand.New(pcg)
 	for r := range reps {
@@ -906,22 +907,22 @@ func (e *estimateRun) runSimulated(id string, est estimate.Estimator) (*Estimate
 		}
 		sumEdge := 0.0
 		for k := range es.Epochs {
-			mad[k][r], madP[k][r], noc[k][r], all[k][r] = s.MAD[k], s.MADPeriod[k], s.NoChange[k], s.AllChanged[k]
+			mad[k][r], madP[k][r], noc[k][r], all[k][r] = s.MAD[k], s.MADPeriod[k]/estimate.Hour, s.NoChange[k], s.AllChanged[k]
 			edge[k][r] = s.NoChange[k] + s.AllChanged[k]
 			mean[k][r], iv[k][r] = s.Mean[k], s.Interval[k]
 			if k < es.Pool {
 				sumEdge += edge[k][r]
 			}
 		}
-		pooled[r], pooledEdge[r] = s.PooledMAD, sumEdge/float64(es.Pool)
+		pooled[r], pooledEdge[r], pooledPeriod[r] = s.PooledMAD, sumEdge/float64(es.Pool), s.PooledMADPeriod/estimate.Hour
 	}
 	res := &EstimatePolicyResult{
-		mad: mad.series(), MADPeriod: madP.series(), NoChange: noc.series(), AllChanged: all.series(), edge: edge.series(),
+		mad: mad.medians(), madPeriod: madP.medians(), NoChange: noc.series(), AllChanged: all.series(), edge: edge.series(),
 		edgeShare: stat.Summarize(pooledEdge), mean: mean.series(), Interval: iv.series(), Pages: len(e.rates),
 		TrueRate: es.Rate,
 	}
-	res.headline = stat.Summarize(pooled)
-	res.pooled, res.pooledEdge = pooled, pooledEdge
+	res.headline, res.periodHeadline = stat.SummarizeMedians(pooled), stat.SummarizeMedians(pooledPeriod)
+	res.pooled, res.pooledEdge, res.pooledPeriod = pooled, pooledEdge, pooledPeriod
 	if es.Rate > 0 && es.Crawl.Mode == CrawlFixed {
 		res.Expected = expectedEstimate(id, es.Rate, es.Crawl.Initial, es.Epochs)
 	}
@@ -980,7 +981,7 @@ func (e *estimateRun) runObserved(est estimate.Estimator) (*EstimatePolicyResult
 	sum := make([]float64, epochs)
 	sumT := make([]float64, epochs)
 	noc, all := make([]float64, epochs), make([]float64, epochs)
-	var pooledDev []float64
+	var pooledDev, pooledDevP []float64
 	res := &EstimatePolicyResult{}
 	var h estimate.History
 	for i, o := range e.obs {
@@ -1000,9 +1001,11 @@ func (e *estimateRun) runObserved(est estimate.Estimator) (*EstimatePolicyResult
 			r := est.Estimate(&h)
 			d := math.Abs(r.Rate - ref)
 			dev[k] = append(dev[k], d)
-			devP[k] = append(devP[k], math.Abs(r.Period()-1/ref))
+			dp := math.Abs(r.Period()-1/ref) / estimate.Hour
+			devP[k] = append(devP[k], dp)
 			if k < es.Pool {
 				pooledDev = append(pooledDev, d)
+				pooledDevP = append(pooledDevP, dp)
 			}
 			sum[k] += r.Rate
 			sumT[k] += t
@@ -1028,7 +1031,7 @@ func (e *estimateRun) runObserved(est estimate.Estimator) (*EstimatePolicyResult
 	for k := range epochs {
 		n := float64(len(dev[k]))
 		res.mad = append(res.mad, one(stat.Median(dev[k])))
-		res.MADPeriod = append(res.MADPeriod, one(stat.Median(devP[k])))
+		res.madPeriod = append(res.madPeriod, one(stat.Median(devP[k])))
 		res.NoChange = append(res.NoChange, one(noc[k]/n))
 		res.AllChanged = append(res.AllChanged, one(all[k]/n))
 		res.edge = append(res.edge, one((noc[k]+all[k])/n))
@@ -1039,7 +1042,7 @@ func (e *estimateRun) runObserved(est estimate.Estimator) (*EstimatePolicyResult
 		}
 	}
 	res.edgeShare = one(edgeSum / float64(min(es.Pool, epochs)))
-	res.headline = one(stat.Median(pooledDev))
+	res.headline, res.periodHeadline = one(stat.Median(pooledDev)), one(stat.Median(pooledDevP))
 	return res, nil
 }
 

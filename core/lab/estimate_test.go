@@ -15,6 +15,7 @@ import (
 	"github.com/refreshlab/refreshlab/core/estimate"
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/param"
+	"github.com/refreshlab/refreshlab/core/stat"
 )
 
 func estSpec(es *lab.EstimateSpec, policies ...string) lab.Spec {
@@ -334,6 +335,9 @@ func TestEstimateObservedJordan(t *testing.T) {
 	if res.Policies[1].Series[lab.MetricMAD][20].Mean == 0 {
 		t.Error("the naive estimator matches the MLE reference exactly, which it cannot on censored days")
 	}
+	if per := res.Policies[0].Series[lab.MetricMADPeriod]; len(per) != 21 || per[20].Mean != 0 || !(res.Policies[0].Metric(lab.MetricMADPeriod).Mean > 0) {
+		t.Errorf("MLE's error in the period: last epoch %+v (want exactly 0), pooled %+v (want positive)", per[len(per)-1], res.Policies[0].Metric(lab.MetricMADPeriod))
+	}
 	// Every 3rd day: 7 intervals of 3 days.
 	spec.Estimate = &lab.EstimateSpec{Every: 3}
 	res = run(t, spec)
@@ -430,5 +434,64 @@ func TestEstimateCatalog(t *testing.T) {
 		if mad := p.Metric(lab.MetricMAD); mad.N != 3 || math.IsNaN(mad.Mean) {
 			t.Errorf("%s: headline MAD %+v", p.ID, mad)
 		}
+	}
+}
+
+// TestMedianIntervalsHaveWidth checks the intervals of the median metrics
+// (MAD, headline and per epoch, and the median error in the period) on one
+// rate crawled daily, where the estimates are a few fractions and a median
+// often lands on the same one in every repeat: such a summary has no
+// interval rather than one of zero width, and every other has a positive
+// width.
+func TestMedianIntervalsHaveWidth(t *testing.T) {
+	spec := estSpec(&lab.EstimateSpec{Rate: 1, Pages: 200, Epochs: 30, Paths: 1, Crawl: lab.EstimateCrawl{Mode: lab.CrawlFixed, Initial: 1}}, "naive", "cho-garcia-molina")
+	spec.Repeats, spec.Seed = 8, 4
+	res := run(t, spec)
+	ties := 0
+	for _, p := range res.Policies {
+		all := map[string]stat.Series{"mad": p.Series[lab.MetricMAD], "madPeriod": p.Series[lab.MetricMADPeriod],
+			"headline": {p.Metric(lab.MetricMAD)}, "period headline": {p.Metric(lab.MetricMADPeriod)}}
+		for name, ser := range all {
+			for e, s := range ser {
+				switch {
+				case math.IsNaN(s.Lo) && math.IsNaN(s.Hi):
+					ties++
+				case !(s.Hi > s.Lo):
+					t.Errorf("%s %s at %d: interval [%v, %v] of no width", p.ID, name, e, s.Lo, s.Hi)
+				}
+			}
+		}
+	}
+	if ties == 0 {
+		t.Error("no median came out the same in every repeat: the test checks nothing")
+	}
+}
+
+// TestMADPeriodInHours checks the median error in the change period
+// against the simulation it summarises: each repeat's pooled median of
+// |1/λ̂ − 1/λ| (estimate.Paths, on the same random stream), in hours.
+func TestMADPeriodInHours(t *testing.T) {
+	spec := estSpec(&lab.EstimateSpec{Pages: 300, Epochs: 8, Pool: 3, Crawl: lab.EstimateCrawl{Initial: 2}}, "mle")
+	spec.Repeats = 2
+	res := run(t, spec)
+	d, _ := lab.New().Dataset("grimes-ford")
+	p := &estimate.Paths{Estimator: estimate.MLE{}, Schedule: estimate.Schedule{Initial: 2, Fraction: lab.DefaultFraction}, Epochs: 8, Pool: 3}
+	sum := 0.0
+	for r := range 2 {
+		s, err := p.Run(d.Truth.Rates[:300], lab.Stream(spec.Seed, "mle", r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum += s.PooledMADPeriod * 24
+	}
+	got := res.Policies[0].Metric(lab.MetricMADPeriod)
+	if math.Abs(got.Mean-sum/2) > 1e-9*sum || got.N != 2 {
+		t.Errorf("madPeriod %+v, want the mean of the repeats' pooled errors in hours, %v", got, sum/2)
+	}
+	if m, ok := lab.MetricByID(lab.MetricMADPeriod); !ok || m.Unit != "hour" || !m.AppliesTo(lab.KindEstimate) {
+		t.Errorf("catalog: %+v", m)
+	}
+	if per := res.Policies[0].Series[lab.MetricMADPeriod]; len(per) != 8 {
+		t.Errorf("madPeriod per epoch: %d epochs, want 8", len(per))
 	}
 }

@@ -194,8 +194,9 @@ func allPolicies() []lab.PolicySpec {
 }
 
 // TestRunEchoesSpec checks that a result carries the resolved spec, with
-// computed parameter defaults recorded (site sampling's sampleSize =
-// DefaultSampleSize), the dataset's Info, one entry per policy in spec
+// computed parameter defaults left out of it and reported beside it in the
+// policy's result (site sampling's sampleSize = DefaultSampleSize, named in
+// Auto), the dataset's Info, one entry per policy in spec
 // order, and per-cycle series as long as the cycles played; and that
 // running the echoed spec, after a JSON round trip as a shared link would
 // carry it, reproduces the result exactly.
@@ -222,11 +223,11 @@ func TestRunEchoesSpec(t *testing.T) {
 			t.Errorf("policy %d: result %q, echoed spec %q, want %q", i, pr.ID, res.Spec.Policies[i].ID, spec.Policies[i].ID)
 		}
 		if pr.ID == "site-greedy" || pr.ID == "site-proportional" { // the policies whose sampleSize default is √(N·r) of the whole repository
-			if got := res.Spec.Policies[i].Params["sampleSize"]; got != wantSize {
-				t.Errorf("%s: echoed sampleSize %v, want the computed default %v", pr.ID, got, wantSize)
+			if got, ok := res.Spec.Policies[i].Params["sampleSize"]; ok {
+				t.Errorf("%s: echoed sampleSize %v, want it left out: it is computed", pr.ID, got)
 			}
-			if got := pr.Params["sampleSize"]; got != wantSize {
-				t.Errorf("%s: result params sampleSize %v, want %v", pr.ID, got, wantSize)
+			if got := pr.Params["sampleSize"]; got != wantSize || !slices.Contains(pr.Auto, "sampleSize") {
+				t.Errorf("%s: result params sampleSize %v (auto %v), want the computed %v named in auto", pr.ID, got, pr.Auto, wantSize)
 			}
 		}
 		for _, name := range []string{lab.MetricChangeRatio, lab.MetricFreshness, lab.MetricAge} {
@@ -255,20 +256,13 @@ func TestRunEchoesSpec(t *testing.T) {
 			t.Errorf("%s: %v downloads per cycle, want the whole budget 114", pr.ID, dl.Mean)
 		}
 	}
-	// The echoed spec reproduces the run: every number is the same. Only
-	// Auto differs, which says that a value was computed rather than given,
-	// and the echo gives it.
+	// The echoed spec reproduces the run: every byte is the same, the
+	// computed values and the names of what was computed too.
 	var again lab.Spec
 	if err := json.Unmarshal([]byte(mustJSON(t, res.Spec)), &again); err != nil {
 		t.Fatal(err)
 	}
 	rerun := run(t, again)
-	for i := range res.Policies {
-		if got := rerun.Policies[i].Auto; got != nil {
-			t.Errorf("%s: rerun with every value given still reports computed values %v", rerun.Policies[i].ID, got)
-		}
-		res.Policies[i].Auto = nil
-	}
 	if a, b := mustJSON(t, res), mustJSON(t, rerun); a != b {
 		t.Errorf("running the echoed spec gave a different result:\n%s\n%s", a, b)
 	}
@@ -755,5 +749,31 @@ func TestWorkIsWeighedByCost(t *testing.T) {
 	}
 	if _, _, err := l.Resolve(lab.Spec{Dataset: jor, Repeats: lab.MaxRepeats, Policies: ids("cluster-sampling")}); err == nil {
 		t.Errorf("cluster-sampling, %d repeats: no work error", lab.MaxRepeats)
+	}
+}
+
+// TestResultsCarryTheirKindsMetrics checks that a result carries only the
+// metrics of its kind, each summarised over at least one repeat: an
+// estimate result has no ChangeRatio, freshness, age or downloads, not
+// even empty ones.
+func TestResultsCarryTheirKindsMetrics(t *testing.T) {
+	specs := []lab.Spec{
+		{Dataset: lab.DatasetRef{ID: "taleghani-example"}, Budget: 100, Repeats: 3, Policies: []lab.PolicySpec{{ID: "site-greedy"}, {ID: "random"}}},
+		estSpec(&lab.EstimateSpec{Pages: 50, Epochs: 4}, "mle", "pseudo-mle"),
+		{Kind: lab.KindSchedule, Dataset: lab.DatasetRef{ID: "cho-garcia-molina-5"}, Budget: 5, Repeats: 2, Policies: []lab.PolicySpec{{ID: "uniform"}}},
+	}
+	for _, spec := range specs {
+		res := run(t, spec)
+		for _, p := range res.Policies {
+			for id, s := range p.Metrics {
+				m, ok := lab.MetricByID(id)
+				if !ok || !m.AppliesTo(res.Spec.Kind) {
+					t.Errorf("%s %s: carries metric %s, not one of its kind's (%s)", res.Spec.Kind, p.ID, id, lab.MetricIDs(res.Spec.Kind))
+				}
+				if s.N == 0 {
+					t.Errorf("%s %s: metric %s over no repeat", res.Spec.Kind, p.ID, id)
+				}
+			}
+		}
 	}
 }

@@ -24,6 +24,10 @@ const (
 	// MetricMAD is the median absolute deviation of the estimated rates
 	// from the true ones, pooled over the first epochs (Grimes & Ford §4.2).
 	MetricMAD = "mad"
+	// MetricMADPeriod is the median absolute error in the change period,
+	// |1/λ̂ − 1/λ| in hours, pooled over the first epochs: Grimes & Ford
+	// §5 and Fig. 7 measure error this way, in the paper's unit.
+	MetricMADPeriod = "madPeriod"
 	// MetricEdgeShare is the share of estimates in an edge case.
 	MetricEdgeShare = "edgeShare"
 	// MetricRateEstimate is the mean estimated rate, per epoch; its
@@ -58,7 +62,7 @@ type Metric struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
 	// Unit is "ratio" (0 to 1), "cycle" (a time in the dataset's cycles),
-	// "day", "per day" or "" for a plain number.
+	// "day", "hour", "per day" or "" for a plain number.
 	Unit   string  `json:"unit"`
 	Max    float64 `json:"max"` // 1 for ratios, 0 when unbounded
 	Better string  `json:"better"`
@@ -101,6 +105,8 @@ var Metrics = []Metric{
 		Help: "1 − |estimated − true change fraction|, averaged over sites, for policies that estimate each site's change (Al-Qaaideh Table 4.2)."},
 	{ID: MetricMAD, Name: "MAD", Unit: "per day", Better: "lower", Kinds: estimateKinds,
 		Help: "Median over pages of |estimated − true rate|, changes per day, pooled over the first epochs (Grimes & Ford §4.2, Fig. 4); per epoch on epoch charts."},
+	{ID: MetricMADPeriod, Name: "MAD of the period", Unit: "hour", Better: "lower", Kinds: estimateKinds,
+		Help: "Median over pages of |1/estimated − 1/true rate|, the error in the change period in hours, pooled over the first epochs (Grimes & Ford §5, Fig. 7's unit): it weighs slow pages, whose periods are long, where MAD weighs fast ones; per epoch on epoch charts."},
 	{ID: MetricEdgeShare, Name: "Edge share", Unit: "ratio", Max: 1, Better: "lower", Kinds: estimateKinds,
 		Help: "Share of estimates in an edge case, nothing or everything changed (Grimes & Ford §3.3, Fig. 2), pooled over the first epochs; per epoch on epoch charts."},
 	{ID: MetricRateEstimate, Name: "Mean estimate", Unit: "per day", Better: "closer to the true rate", Kinds: estimateKinds, Exact: FactExpectedEstimate,

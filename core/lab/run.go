@@ -19,9 +19,13 @@ import (
 	"github.com/refreshlab/refreshlab/core/internal/quote"
 )
 
-// Result is what a run returns: the spec with every default filled in, so
-// it reproduces the run exactly, the dataset it ran on, and one entry per
-// policy in the spec's order.
+// Result is what a run returns: the spec with every fixed default filled
+// in, so that it reproduces the run exactly, the dataset it ran on, and one
+// entry per policy in the spec's order. A parameter a policy computes (its
+// default is Auto, such as √(N·r)) stays out of the echo, as it was left
+// out of the spec: it may take another value at each point of a sweep, and
+// a frozen value would reproduce only one of them. Its values are beside
+// the echo, in PolicyResult.Params (named in Auto) and SweepSeries.Params.
 type Result struct {
 	// ID names the result for later chart requests (POST /api/chart with
 	// "id"); the API layer sets it from the spec, so one spec has one id.
@@ -95,6 +99,10 @@ type PolicyResult struct {
 	// comparison needs.
 	Values map[string][]float64 `json:"values,omitempty"`
 
+	// Curves are the curves the policy computed while it was built
+	// (refresh.Curver), such as cluster sampling's cross-validated τ
+	// against k.
+	Curves []refresh.Curve `json:"curves,omitempty"`
 	// Sites compares the policy's per-site change estimates with the
 	// truth, for policies that estimate them (refresh.SiteEstimator).
 	Sites *SiteEstimates `json:"sites,omitempty"`
@@ -229,7 +237,6 @@ func (l *Lab) run(spec Spec, w *watch) (res *Result, err error) {
 		return nil, err
 	}
 	res = &Result{Spec: spec, Dataset: d.Info}
-	res.Spec.Policies = slices.Clone(spec.Policies) // the echo records computed defaults; the sweep below must not inherit them
 	sim := refresh.NewSim(d)
 	buf := runBuf{noReuse: l.noReuse, watch: w}
 	for i, ps := range spec.Policies {
@@ -244,7 +251,6 @@ func (l *Lab) run(spec Spec, w *watch) (res *Result, err error) {
 		} else if pr, err = l.remembered(sim, d, spec, i, desc, &buf); err != nil {
 			return nil, err
 		}
-		res.Spec.Policies[i].Params = pr.Params
 		if ps.Label != "" {
 			pr.Label, pr.Name = ps.Label, pr.Name+" ("+ps.Label+")"
 		}
@@ -421,6 +427,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 	}
 	var params param.Values
 	var auto []string
+	var curves []refresh.Curve
 	// One random source, reseeded per repeat to Stream's state: the same
 	// numbers as a fresh Stream(seed, id, r), without allocating.
 	pcg := rand.NewPCG(0, 0)
@@ -443,6 +450,9 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 				return pr, err
 			}
 			if r == 0 {
+				if c, ok := p.(refresh.Curver); ok {
+					curves = c.Curves()
+				}
 				params = vals
 				for k := range vals {
 					if _, given := spec.Policies[i].Params[k]; !given {
@@ -472,7 +482,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		buf.watch.add(1)
 	}
 	pr = PolicyResult{
-		ID: desc.ID, Name: desc.Name, Oracle: desc.Oracle, UpperBound: desc.UpperBound, Params: params, Auto: auto,
+		ID: desc.ID, Name: desc.Name, Oracle: desc.Oracle, UpperBound: desc.UpperBound, Params: params, Auto: auto, Curves: curves,
 		Metrics: map[string]stat.Summary{
 			MetricChangeRatio: stat.Summarize(cr), MetricFreshness: stat.Summarize(fr),
 			MetricAge: stat.Summarize(ag), MetricDownloads: stat.Summarize(dl),

@@ -51,7 +51,7 @@ func (l *Lab) With(spec Spec, field string, v float64) (Spec, error) {
 		return out, err
 	}
 	if out.Estimate != nil {
-		// A sweep's estimate runs keep the headline numbers alone.
+		// A sweep's estimate runs draw no single-page paths.
 		es := *out.Estimate
 		es.inSweep = true
 		out.Estimate = &es

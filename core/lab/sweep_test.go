@@ -1,6 +1,8 @@
 package lab_test
 
 import (
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,5 +122,87 @@ func TestSweepLabelledCopy(t *testing.T) {
 		if got := sw[1].Params[i]["sampleSize"]; got != v {
 			t.Errorf("at %v: the labelled copy's sampleSize is %v", v, got)
 		}
+	}
+}
+
+// TestEstimateSweepMatchesSeparateRuns checks that each point of an
+// estimate sweep is the run of the spec at that value, metric for metric
+// and fact for fact: the main run simulates all its epochs, and so must a
+// sweep's, or its pages draw other coin flips.
+func TestEstimateSweepMatchesSeparateRuns(t *testing.T) {
+	l := lab.New()
+	base := lab.Spec{
+		Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 3, Seed: 4,
+		Policies: []lab.PolicySpec{{ID: "mle"}, {ID: "naive"}},
+		Estimate: &lab.EstimateSpec{Pages: 150, Epochs: 12, Pool: 4},
+	}
+	spec := base
+	spec.Sweep = &lab.Sweep{Field: "estimate.crawl.initial", Values: []float64{1, 3, 7}}
+	res, err := l.Run(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range spec.Sweep.Values {
+		one := base
+		es := *base.Estimate
+		es.Crawl.Initial = v
+		one.Estimate = &es
+		r, err := lab.New().Run(one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p, pr := range r.Policies {
+			ss := res.Sweep.Policies[p]
+			if len(ss.Metrics) != len(pr.Metrics) {
+				t.Errorf("%s: sweep has %d metrics, separate run %d", pr.ID, len(ss.Metrics), len(pr.Metrics))
+			}
+			for id, m := range pr.Metrics {
+				if got, want := mustJSON(t, ss.Metrics[id][i]), mustJSON(t, m); got != want {
+					t.Errorf("%s %s at initial %v: sweep %s, separate run %s", pr.ID, id, v, got, want)
+				}
+			}
+			for id, x := range pr.Facts {
+				if got := ss.Facts[id][i]; got == nil || *got != x {
+					t.Errorf("%s fact %s at initial %v: sweep %v, separate run %v", pr.ID, id, v, got, x)
+				}
+			}
+		}
+	}
+}
+
+// TestEchoReproducesSweep checks that the echoed spec of a run whose
+// sweep moves a computed parameter (category sampling's sample size
+// follows topK) reproduces the run byte for byte: the echo leaves the
+// computed parameter out, and reports its value beside it.
+func TestEchoReproducesSweep(t *testing.T) {
+	spec := lab.Spec{
+		Dataset: lab.DatasetRef{ID: "topic-web"}, Budget: 200, Cycles: 3, Repeats: 2, Seed: 1,
+		Policies: []lab.PolicySpec{{ID: "category-greedy", Params: param.Values{"categories": "topic"}}},
+		Sweep:    &lab.Sweep{Field: "params.topK", Values: []float64{1, 6}},
+	}
+	res, err := lab.New().Run(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := res.Spec.Policies[0].Params["sampleSize"]; ok {
+		t.Errorf("the echo fixes the computed sampleSize: %v", res.Spec.Policies[0].Params)
+	}
+	if p := res.Policies[0]; p.Params["sampleSize"] == nil || !slices.Contains(p.Auto, "sampleSize") {
+		t.Errorf("the result does not report the computed sampleSize: params %v, auto %v", p.Params, p.Auto)
+	}
+	sizes := res.Sweep.Policies[0].Params
+	if sizes[0]["sampleSize"] == sizes[1]["sampleSize"] {
+		t.Fatalf("sampleSize %v at both topK: the test needs a computed value that moves", sizes[0]["sampleSize"])
+	}
+	var echo lab.Spec
+	if err := json.Unmarshal([]byte(mustJSON(t, res.Spec)), &echo); err != nil {
+		t.Fatal(err)
+	}
+	again, err := lab.New().Run(echo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := mustJSON(t, res), mustJSON(t, again); a != b {
+		t.Errorf("the echoed spec gives another result:\n%s", firstDiff([]byte(a), []byte(b)))
 	}
 }

@@ -45,6 +45,27 @@ type SiteEstimator interface {
 	SiteEstimates() []float64
 }
 
+// Curve is a curve a policy computed while it was built, shown beside its
+// results: say the cross-validated clustering criterion τ against the
+// number of clusters k (Tan et al. §3.3, Fig. 1), with the k it chose.
+type Curve struct {
+	ID     string    `json:"id"`
+	Name   string    `json:"name"`
+	XLabel string    `json:"xLabel"`
+	YLabel string    `json:"yLabel"`
+	X      []float64 `json:"x"`
+	Y      []float64 `json:"y"`
+	// Chosen is the x the policy chose on the curve, if it chose one.
+	Chosen *float64 `json:"chosen,omitempty"`
+}
+
+// Curver is a policy that computed curves while it was built. The runner
+// reads them once, after the first repeat's policy is built: they depend
+// on the repository and the parameters, not on the repeat.
+type Curver interface {
+	Curves() []Curve
+}
+
 // Grouper is a policy that groups pages its own way (categories of related
 // pages, clusters) rather than by site. A view of its crawl (the lab's
 // trace) draws the pages in these groups; other policies' pages are drawn

@@ -85,6 +85,8 @@ func (r *Report) headline() string {
 		s += " (" + cmpOr(r.Dataset.CycleUnit, "cycle") + "s)"
 	case "day":
 		s += " (days)"
+	case "hour":
+		s += " (hours)"
 	case "per day":
 		s += " (per day)"
 	}

@@ -78,3 +78,31 @@ func nth[T int64 | float64](x []T, k int) T {
 	}
 	return x[k]
 }
+
+// SummarizeMedians is Summarize for values that are each a median, such
+// as one median deviation per repeat. A median of discrete values (counts
+// of changes, estimates on a grid of crawl intervals) lands on one of few
+// values, and may land on the same one in every repeat although another
+// run would move it: a standard deviation of 0 then says nothing of how
+// far the expectation may lie, and the interval mean ± 0 would claim an
+// exactness no run showed. So when every value is the same, the summary
+// has the mean but no interval (Lo and Hi NaN); otherwise it is
+// Summarize's.
+func SummarizeMedians(xs []float64) Summary {
+	s := Summarize(xs)
+	if s.N < 2 {
+		return s
+	}
+	first := math.NaN()
+	for _, x := range xs {
+		switch {
+		case math.IsNaN(x):
+		case math.IsNaN(first):
+			first = x
+		case x != first:
+			return s
+		}
+	}
+	s.Lo, s.Hi = math.NaN(), math.NaN()
+	return s
+}

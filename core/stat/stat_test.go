@@ -157,3 +157,37 @@ func TestCoverage(t *testing.T) {
 		t.Errorf("coverage %.4f over %d runs, want %.2f ± %.4f (4·SE)", p, runs, Level, 4*se)
 	}
 }
+
+// TestSummarizeMedians checks that medians which all came out the same
+// have no interval, and that medians which differ keep Summarize's.
+func TestSummarizeMedians(t *testing.T) {
+	tie := 0.1 + 0.2 // a value whose repeated sum is not n times it exactly
+	tests := []struct {
+		name     string
+		xs       []float64
+		interval bool
+	}{
+		{"all equal", []float64{tie, tie, tie, tie, tie, tie, tie}, false},
+		{"all equal but a NaN", []float64{tie, math.NaN(), tie}, false},
+		{"one differs", []float64{tie, tie, tie, 0.4}, true},
+		{"spread", []float64{0.1, 0.2, 0.3}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, plain := SummarizeMedians(tt.xs), Summarize(tt.xs)
+			if got.Mean != plain.Mean || got.N != plain.N || got.SD != plain.SD {
+				t.Errorf("mean, n or sd differ from Summarize: %+v, %+v", got, plain)
+			}
+			has := !math.IsNaN(got.Lo) && !math.IsNaN(got.Hi)
+			if has != tt.interval {
+				t.Errorf("interval [%v, %v], want one: %v", got.Lo, got.Hi, tt.interval)
+			}
+			if has && (got.Lo != plain.Lo || got.Hi != plain.Hi || got.Hi <= got.Lo) {
+				t.Errorf("interval [%v, %v], want Summarize's [%v, %v] of positive width", got.Lo, got.Hi, plain.Lo, plain.Hi)
+			}
+		})
+	}
+	if s := SummarizeMedians([]float64{0.5}); s.Mean != 0.5 || !math.IsNaN(s.Lo) {
+		t.Errorf("one median: %+v", s)
+	}
+}

@@ -65,6 +65,7 @@ function unitSuffix(m, cycleUnit) {
   switch (m.unit) {
     case 'cycle': return ` (${cycleUnit || 'cycle'}s)`;
     case 'day': return ' (days)';
+    case 'hour': return ' (hours)';
     case 'per day': return ' (per day)';
     default: return '';
   }
@@ -561,10 +562,15 @@ class Experiment {
       el('label', { for: id }, el('span', { text: c.label }), shown), row, help);
   }
 
-  /** The value the lab used for a control's parameter in the last result. */
+  /**
+   * The value the lab used for a control's parameter in the last result:
+   * a computed one is not in the echoed spec (which leaves it computed)
+   * but beside it, in each policy's params.
+   */
   resolvedParam(c) {
     if (!this.result) return undefined;
-    return getField(this.result.spec, c.resolved);
+    const v = getField({ policies: this.result.policies }, c.resolved);
+    return v !== undefined ? v : getField(this.result.spec, c.resolved);
   }
 
   syncControls() {
