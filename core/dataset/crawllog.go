@@ -1282,6 +1282,24 @@ func daysFromCivil(y, m, d int) int64 {
 	return int64(era)*146097 + int64(doe) - 719468
 }
 
+// CrawlLogHeader is the header of the crawl logs WriteCrawlLog writes.
+const CrawlLogHeader = "page,site,time,changed\n"
+
+// AppendCrawlRow appends to b a crawl log row under CrawlLogHeader: the
+// page, its site, the time ts (RFC 3339) and the change, 1 or 0, quoting
+// the page and site where CSV needs it.
+func AppendCrawlRow(b []byte, page, site string, ts []byte, changed bool) []byte {
+	b = appendCSVField(b, page)
+	b = append(b, ',')
+	b = appendCSVField(b, site)
+	b = append(b, ',')
+	b = append(b, ts...)
+	if changed {
+		return append(b, ",1\n"...)
+	}
+	return append(b, ",0\n"...)
+}
+
 // WriteCrawlLog writes d as a canonical crawl log, so that bundled datasets
 // can be exported and read back: header page,site,time,changed; one row per
 // page per cycle boundary (boundary 0, the initial crawl of every page at
@@ -1314,7 +1332,7 @@ func WriteCrawlLog(w io.Writer, d *Dataset, start time.Time) error {
 		L = 86400
 	}
 	bw := bufio.NewWriter(w)
-	bw.WriteString("page,site,time,changed\n")
+	bw.WriteString(CrawlLogHeader)
 	mark := make([]bool, len(d.Pages))
 	var buf []byte
 	for b := 0; b <= d.Truth.Cycles(); b++ {
@@ -1327,16 +1345,7 @@ func WriteCrawlLog(w io.Writer, d *Dataset, start time.Time) error {
 		t := start.Add(time.Duration(math.Round(float64(b) * L * 1e9))).UTC()
 		ts := t.AppendFormat(nil, time.RFC3339Nano)
 		for i, p := range d.Pages {
-			buf = appendCSVField(buf[:0], p.URL)
-			buf = append(buf, ',')
-			buf = appendCSVField(buf, d.Sites[p.Site])
-			buf = append(buf, ',')
-			buf = append(buf, ts...)
-			if mark[i] {
-				buf = append(buf, ",1\n"...)
-			} else {
-				buf = append(buf, ",0\n"...)
-			}
+			buf = AppendCrawlRow(buf[:0], p.URL, d.Sites[p.Site], ts, mark[i])
 			if _, err := bw.Write(buf); err != nil {
 				return err
 			}

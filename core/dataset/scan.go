@@ -19,10 +19,15 @@ type Capture struct {
 	// Changed is the row's change flag in a log with a changed column; in a
 	// log with a hash column it is false until MarkChanges compares digests.
 	Changed bool
+	// Hashed says the log has a hash column: the change is a new Digest.
+	Hashed bool
 	// Digest is the FNV-1a 64-bit hash of the row's content hash, in a log
 	// with a hash column; 0 otherwise.
 	Digest uint64
 	Line   int // the row's line in its file
+	// File tells apart the files of an input read in several (a hash of
+	// the file's name, say): ScanCrawlLog leaves it 0 for its caller to set.
+	File uint64
 }
 
 // Scan describes what ScanCrawlLog read.
@@ -106,7 +111,7 @@ func ScanCrawlLog(r io.Reader, opt CrawlLogOptions, each func(Capture) error, ba
 			bad(pe)
 		default:
 			line, _ := lr.src.pos(lr.colTime)
-			if err := each(Capture{Page: strings.Clone(c.id), URL: u, Site: site, Time: c.t, Changed: c.changed, Digest: c.h, Line: line}); err != nil {
+			if err := each(Capture{Page: strings.Clone(c.id), URL: u, Site: site, Time: c.t, Changed: c.changed, Hashed: lr.useHash, Digest: c.h, Line: line}); err != nil {
 				return nil, err
 			}
 			sc.Rows++
