@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"path"
 	"slices"
 	"strconv"
@@ -75,6 +74,9 @@ const (
 	CounterURLs     = "urls"
 	CounterChanges  = "changes"
 )
+
+// CounterNames lists the counters in the order a run reports them.
+var CounterNames = []string{CounterFiles, CounterFailed, CounterCaptures, CounterDropped, CounterBad, CounterURLs, CounterChanges}
 
 // BadRow is a malformed row: its file, line, column and error.
 type BadRow struct {
@@ -416,7 +418,7 @@ func (fn *summaryFn) ProcessElement(ctx context.Context, t Totals, scans func(*F
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(f, strings.NewReader(string(out)+"\n")); err != nil {
+	if _, err := f.Write(append(out, '\n')); err != nil {
 		f.Close()
 		return err
 	}

@@ -32,7 +32,7 @@ type PageRate struct {
 	// Rate is the estimate in changes per day; Low and High bound its 95%
 	// likelihood-ratio interval (High is +Inf when every interval changed).
 	Rate, Low, High float64
-	Edge            string // the MLE's edge case: "", "no-change", "all-changed" or "empty"
+	Edge            string // the MLE's edge case (estimate.Edge's name), "" for none
 	Captures        int
 	Observations    int // intervals between distinct capture times
 	Changes         int // of those, how many saw a change

@@ -94,8 +94,8 @@ func (h *RateHist) Bins() []Bin {
 
 // Quantile returns the q-quantile of the counted rates as the geometric
 // middle of the bin that holds it (within a twentieth of a decade of the
-// exact quantile), the bin's edge for the outer bins, or NaN when nothing
-// was counted.
+// exact quantile), the low edge for the outer bins (0 below MinRate,
+// MaxRate above), or NaN when nothing was counted.
 func (h *RateHist) Quantile(q float64) float64 {
 	var n int64
 	for _, c := range h.Counts {
@@ -111,10 +111,7 @@ func (h *RateHist) Quantile(q float64) float64 {
 		seen += c
 		if seen >= rank {
 			lo, hi := binEdges(b)
-			switch b {
-			case 0:
-				return lo
-			case rateBins - 1:
+			if b == 0 || b == rateBins-1 {
 				return lo
 			}
 			return math.Sqrt(lo * hi)

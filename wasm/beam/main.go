@@ -16,7 +16,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -82,13 +81,8 @@ func main() {
 	if err != nil {
 		fail("%v", err)
 	}
-	names := make([]string, 0, len(counters))
-	for n := range counters {
-		names = append(names, n)
-	}
-	slices.Sort(names)
 	fmt.Fprintf(os.Stderr, "counters (%s):\n", pipeline.Namespace)
-	for _, n := range names {
+	for _, n := range pipeline.CounterNames {
 		fmt.Fprintf(os.Stderr, "  %-14s %d\n", n, counters[n])
 	}
 	if b, err := os.ReadFile(pipeline.OutputPath(opt.Output, pipeline.SummaryFile)); err == nil {
