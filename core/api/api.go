@@ -19,6 +19,13 @@
 //	POST /api/chart     body: {"id", "result" or "spec", "chart": options} -> SVG
 //	POST /api/report    body: {"id", "result" or "spec", "metric", "reference", "log": {"name", "sha256", "summary"},
 //	                    "format": md | latex | csv | json} -> the report (core/report), in that format
+//	POST /api/trace     body: {"spec", "policy" (its key in the spec), "repeat" (from 0), "maxPages"}
+//	                    -> that repeat of that refresh policy, cycle by cycle and page by page (lab.Trace):
+//	                    which pages changed, were stale, sampled, downloaded, found changed and stale
+//	                    after the cycle, as base64 bitsets over the pages shown, with the cycle's totals,
+//	                    ChangeRatio and freshness; at most lab.MaxTracePages pages and
+//	                    lab.MaxTraceCells pages × cycles, a 400 naming maxPages beyond; like a run,
+//	                    only of a dataset the client may see, and a 503 once the request's context is done
 //
 // Errors are JSON objects with an "error" message and, where known, where
 // the problem is: "field" for specs, "line" and "column" for files.
@@ -131,6 +138,7 @@ var routes = []route{
 	{"POST", "/api/fields", (*Router).fields},
 	{"POST", "/api/chart", (*Router).chart},
 	{"POST", "/api/report", (*Router).report},
+	{"POST", "/api/trace", (*Router).trace},
 }
 
 // Handle adds a route to rt, answered by serve, after the API's own; call

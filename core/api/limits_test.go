@@ -123,6 +123,7 @@ func TestUploadsArePrivate(t *testing.T) {
 		{"POST", "/api/chart", `{"spec":` + run + `}`, 400},
 		{"POST", "/api/chart", `{"id":"` + ran.ResultID + `"}`, 404},
 		{"POST", "/api/report", `{"id":"` + ran.ResultID + `"}`, 404},
+		{"POST", "/api/trace", `{"spec":` + run + `,"policy":"random"}`, 400},
 		{"POST", "/api/fields", `{"spec":{"dataset":{"id":"taleghani-example"},"policies":[{"id":"random"}]},"fields":["dataset.id"]}`, 200},
 	} {
 		for _, client := range []string{"bob", ""} {
@@ -135,6 +136,9 @@ func TestUploadsArePrivate(t *testing.T) {
 				t.Errorf("%s %s as %q names alice's upload: %.300s", tc.method, tc.path, client, resp.Body)
 			}
 		}
+	}
+	if tr := rt.Serve(Request{Method: "POST", Path: "/api/trace", Body: []byte(`{"spec":` + run + `,"policy":"random"}`), Client: "alice"}); tr.Status != 200 {
+		t.Errorf("alice's trace of her upload: %d %.200s", tr.Status, tr.Body)
 	}
 	if list := rt.Serve(Request{Method: "GET", Path: "/api/datasets", Client: "alice"}); !strings.Contains(string(list.Body), id) {
 		t.Errorf("alice's list lacks her upload: %.300s", list.Body)

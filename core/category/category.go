@@ -261,6 +261,16 @@ func (s *Sampling) Estimates() []float64 { return s.est }
 // its sample, downloaded or reused (Algorithm 4). The slice is shared.
 func (s *Sampling) Samples() []int { return s.got }
 
+// Groups implements refresh.Grouper: the categories, by name, each with
+// its pages in ascending order.
+func (s *Sampling) Groups() (kind string, names []string, pages [][]int32) {
+	pages = make([][]int32, s.sets.Len())
+	for i := range pages {
+		pages[i] = s.sets.Category(i)
+	}
+	return "category", s.sets.Names, pages
+}
+
 // Refresh implements refresh.Policy.
 func (s *Sampling) Refresh(c *refresh.Crawl) {
 	s.epoch++
@@ -314,7 +324,7 @@ func (s *Sampling) sample(c *refresh.Crawl, i int) {
 			break // u stays unsampled, at position pos
 		}
 		pos++
-		changed := c.Download(u)
+		changed := c.Sample(u)
 		s.downloaded(u, changed)
 		made++
 		got++

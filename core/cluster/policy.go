@@ -334,6 +334,17 @@ func (p *Policy) Members(r int) []int32 { return p.order[p.start[r]:p.start[r+1]
 // cycle, in the order they were drawn (shared).
 func (p *Policy) Sample(r int) []int32 { return p.work[p.start[r] : int(p.start[r])+p.sampled[r]] }
 
+// Groups implements refresh.Grouper: the clusters of the current
+// clustering, named by their number from 1, each with its pages nearest
+// the centroid first.
+func (p *Policy) Groups() (kind string, names []string, pages [][]int32) {
+	names, pages = make([]string, p.kNow), make([][]int32, p.kNow)
+	for r := range p.kNow {
+		names[r], pages[r] = fmt.Sprintf("cluster %d", r+1), p.Members(r)
+	}
+	return "cluster", names, pages
+}
+
 // Refresh implements refresh.Policy.
 func (p *Policy) Refresh(c *refresh.Crawl) {
 	cycle := c.Cycle()
@@ -368,7 +379,7 @@ func (p *Policy) Refresh(c *refresh.Crawl) {
 		var mean, m2 float64
 		for m < len(w) && m < capacity && c.Remaining() > 0 {
 			pg := p.draw(w, m, top)
-			p.download(c, pg, n)
+			p.download(c, pg, n, true)
 			phi := Phi(p.hist.Lambda(pg, n, p.scheme))
 			m++
 			d := phi - mean
@@ -397,7 +408,7 @@ func (p *Policy) Refresh(c *refresh.Crawl) {
 			}
 			j := i + p.rng.IntN(len(w)-i)
 			w[i], w[j] = w[j], w[i]
-			p.download(c, w[i], n)
+			p.download(c, w[i], n, false)
 		}
 	}
 }
@@ -452,11 +463,16 @@ func (p *Policy) draw(w []int32, i int, top float64) int32 {
 // its cluster's centroid, clipped to [0, 1].
 func (p *Policy) weight(pg int32) float64 { return min(max(float64(p.sim[pg]), 0), 1) }
 
-// download fetches page pg and records what it shows: a change in the
-// page's history, and, for dynamic feature sets, the dynamic features of
-// its two latest copies.
-func (p *Policy) download(c *refresh.Crawl, pg int32, n int) {
-	changed := c.Download(pg)
+// download fetches page pg, as a sample of its cluster or not, and
+// records what it shows: a change in the page's history, and, for dynamic
+// feature sets, the dynamic features of its two latest copies.
+func (p *Policy) download(c *refresh.Crawl, pg int32, n int, sample bool) {
+	var changed bool
+	if sample {
+		changed = c.Sample(pg)
+	} else {
+		changed = c.Download(pg)
+	}
 	if changed {
 		p.hist.Changed(pg, n)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -351,6 +352,55 @@ type runBuf struct {
 	watch     *watch
 }
 
+// repeatMeans returns a repeat's headline numbers from its cycles:
+// ChangeRatio averaged over the cycles that downloaded something (NaN when
+// none did), and freshness, age and downloads averaged over all of them.
+func repeatMeans(cycles []refresh.Cycle) (cr, fr, ag, dl float64) {
+	var sumCR, sumFr, sumAg, sumDl float64
+	var nCR int
+	for _, cy := range cycles {
+		if x := cy.ChangeRatio(); x == x { // not NaN: a cycle with no downloads has no ChangeRatio
+			sumCR += x
+			nCR++
+		}
+		sumFr += cy.Freshness
+		sumAg += cy.Age
+		sumDl += float64(cy.Downloads)
+	}
+	n := float64(len(cycles))
+	return sumCR / float64(nCR), sumFr / n, sumAg / n, sumDl / n
+}
+
+// envFor is the Env policy desc of spec is built from (or reused with) in
+// a run on d: rng is the repeat's random stream, params its parameters.
+func envFor(sim *refresh.Sim, d *dataset.Dataset, spec Spec, desc refresh.Descriptor, rng *rand.Rand, params param.Values, memo func(string, func() (any, error)) (any, error)) refresh.Env {
+	return refresh.Env{
+		Repo: &d.Repository, Budget: spec.Budget, Cycles: spec.Cycles, CycleDays: d.Info.CycleLength / 86400, Rand: rng, Params: params,
+		Memo: memo, Truth: truthFor(desc, sim),
+	}
+}
+
+// paramsOf returns a copy of the parameters spec gives policy i, for the
+// policy to record the values it computes in.
+func paramsOf(spec Spec, i int) param.Values {
+	vals := maps.Clone(spec.Policies[i].Params)
+	if vals == nil {
+		vals = param.Values{}
+	}
+	return vals
+}
+
+// newPolicy builds policy i of spec (desc) for a repeat whose random
+// stream is rng; params, the spec's parameters of the policy, receive the
+// values it computes. A policy that cannot be built is a *SpecError.
+func newPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refresh.Descriptor, rng *rand.Rand, params param.Values, memo func(string, func() (any, error)) (any, error)) (refresh.Policy, error) {
+	p, err := desc.New(envFor(sim, d, spec, desc, rng, params, memo))
+	if err != nil {
+		return nil, specErr(fmt.Sprintf("policies[%d]", i), "%s: %v", desc.ID, err)
+	}
+	return p, nil
+}
+
 func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refresh.Descriptor, memo func(string, func() (any, error)) (any, error), buf *runBuf) (pr PolicyResult, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -385,22 +435,12 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		pcg.Seed(spec.Seed, streamOf(desc.ID, r))
 		sim.Reset()
 		if reuser, ok := p.(refresh.Reuser); ok && !buf.noReuse {
-			reuser.Reuse(refresh.Env{
-				Repo: &d.Repository, Budget: spec.Budget, Cycles: nc, CycleDays: d.Info.CycleLength / 86400, Rand: rng, Params: params,
-				Memo: memo, Truth: truthFor(desc, sim),
-			})
+			reuser.Reuse(envFor(sim, d, spec, desc, rng, params, memo))
 		} else {
-			vals := make(param.Values, len(spec.Policies[i].Params))
-			for k, v := range spec.Policies[i].Params {
-				vals[k] = v
-			}
+			vals := paramsOf(spec, i)
 			var err error
-			p, err = desc.New(refresh.Env{
-				Repo: &d.Repository, Budget: spec.Budget, Cycles: nc, CycleDays: d.Info.CycleLength / 86400, Rand: rng, Params: vals,
-				Memo: memo, Truth: truthFor(desc, sim),
-			})
-			if err != nil {
-				return pr, specErr(fmt.Sprintf("policies[%d]", i), "%s: %v", desc.ID, err)
+			if p, err = newPolicy(sim, d, spec, i, desc, rng, vals, memo); err != nil {
+				return pr, err
 			}
 			if r == 0 {
 				params = vals
@@ -425,23 +465,10 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		if sites != nil {
 			sites.endRepeat(r)
 		}
-		var sumCR, sumFr, sumAg, sumDl float64
-		var nCR int
 		for c, cy := range buf.cycles {
-			x := cy.ChangeRatio()
-			perCR0[c][r], perFr0[c][r], perAg0[c][r] = x, cy.Freshness, cy.Age
-			if x == x { // not NaN: a cycle with no downloads has no ChangeRatio
-				sumCR += x
-				nCR++
-			}
-			sumFr += cy.Freshness
-			sumAg += cy.Age
-			sumDl += float64(cy.Downloads)
+			perCR0[c][r], perFr0[c][r], perAg0[c][r] = cy.ChangeRatio(), cy.Freshness, cy.Age
 		}
-		cr[r] = sumCR / float64(nCR) // NaN when no cycle downloaded anything
-		fr[r] = sumFr / float64(nc)
-		ag[r] = sumAg / float64(nc)
-		dl[r] = sumDl / float64(nc)
+		cr[r], fr[r], ag[r], dl[r] = repeatMeans(buf.cycles)
 		buf.watch.add(1)
 	}
 	pr = PolicyResult{

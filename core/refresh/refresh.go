@@ -4,10 +4,11 @@
 // cycle is scored by ChangeRatio, freshness and age.
 //
 // A Policy sees what a real crawler sees, and no more ("no peeking"): the
-// repository, and the outcome of its own downloads through Crawl.Download,
-// which charges the budget. Only policies whose Descriptor is marked Oracle
-// (the perfect-foresight upper bound, labelled as such in the UI) are
-// handed the truth.
+// repository, and the outcome of its own downloads through Crawl.Download
+// (or Crawl.Sample, a download a sampling policy makes to estimate a
+// group), which charges the budget. Only policies whose Descriptor is
+// marked Oracle (the perfect-foresight upper bound, labelled as such in the
+// UI) are handed the truth.
 package refresh
 
 import (
@@ -42,6 +43,18 @@ type SiteEstimator interface {
 	// fraction for the cycle, or a negative value for a site it did not
 	// estimate. The runner only reads it.
 	SiteEstimates() []float64
+}
+
+// Grouper is a policy that groups pages its own way (categories of related
+// pages, clusters) rather than by site. A view of its crawl (the lab's
+// trace) draws the pages in these groups; other policies' pages are drawn
+// by site.
+type Grouper interface {
+	// Groups returns, after Refresh, what one group is called ("category",
+	// "cluster"), each group's name and its pages. A page may be in
+	// several groups or in none. The slices are shared; the runner only
+	// reads them.
+	Groups() (kind string, names []string, pages [][]int32)
 }
 
 // Env is what a policy is built from.
@@ -124,6 +137,8 @@ type Crawl struct {
 	budget    int // the cycle's downloads: budget − remaining were made
 	remaining int
 	changed   int
+	samples   int  // downloads made through Sample
+	sampling  bool // within Sample, for Sim.Watch
 }
 
 // Cycle returns the 0-based index of the cycle.
@@ -145,6 +160,25 @@ func (c *Crawl) Download(p int32) bool {
 	}
 	c.remaining--
 	return c.sim.refresh(p)
+}
+
+// Sample is Download for a page that a sampling policy fetches to estimate
+// how much of its group (a site, a category, a cluster) changed, rather
+// than because it chose the page itself: it costs one download, brings the
+// copy up to date and answers exactly as Download would. The difference is
+// only recorded, for the cycle's count of samples (Cycle.Samples) and for
+// a watcher of the crawl (Sim.Watch), so that a view of the crawler can
+// show where a sampling policy's budget went.
+func (c *Crawl) Sample(p int32) bool {
+	if c.remaining <= 0 {
+		panic(ErrBudget)
+	}
+	c.remaining--
+	c.samples++
+	c.sampling = true
+	changed := c.sim.refresh(p)
+	c.sampling = false
+	return changed
 }
 
 // Copy writes into out the attributes of the crawler's copy of p, the
@@ -182,7 +216,8 @@ func (c *Crawl) Similarity(p int32) float64 {
 
 // Cycle holds one cycle's measurements.
 type Cycle struct {
-	Downloads int // pages downloaded
+	Downloads int // pages downloaded, samples included
+	Samples   int // of the downloads, those made through Crawl.Sample
 	Changed   int // downloaded pages that had changed
 	// Freshness is the fraction of pages whose copy is up to date at the end
 	// of the cycle, after its downloads (Taleghani eq. 3).
@@ -235,6 +270,12 @@ type Sim struct {
 	// downloads, across cycles and repeats until the caller clears it: a
 	// test's way to find the pages a policy never fetches.
 	Downloads []int32
+
+	// Watch, when set, is told of each download as the policy makes it:
+	// the page, whether it was a sample (Crawl.Sample), and whether it
+	// found the page changed since the crawler's last copy (what Download
+	// answers). The lab's trace of a repeat records the crawl through it.
+	Watch func(p int32, sample, changed bool)
 }
 
 // pageState is one page's part of the Sim.
@@ -329,6 +370,9 @@ func (s *Sim) refresh(p int32) bool {
 	if s.Downloads != nil {
 		s.Downloads[p]++
 	}
+	if s.Watch != nil {
+		s.Watch(p, s.crawl.sampling, pg.pos >= 0)
+	}
 	if s.content != nil {
 		pg.prevV, pg.copyV = pg.copyV, pg.version
 	}
@@ -384,6 +428,7 @@ func (s *Sim) Run(p Policy, budget, cycles int, out []Cycle) []Cycle {
 		}
 		out = append(out, Cycle{
 			Downloads: cr.budget - cr.remaining,
+			Samples:   cr.samples,
 			Changed:   cr.changed,
 			Freshness: 1 - float64(len(s.stale))/n,
 			Age:       max(age, 0) / n,

@@ -400,3 +400,56 @@ func BenchmarkSimRandom(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(n*cycles), "ns/page-cycle")
 }
+
+// TestSample checks Crawl.Sample against Download: it answers the same,
+// costs one download of the budget, brings the copy up to date, counts in
+// the cycle's downloads and samples, is told to the watcher as a sample,
+// and panics with ErrBudget past the budget.
+func TestSample(t *testing.T) {
+	// Pages 0 and 1 change in cycle 0, page 2 in cycle 1.
+	d := tiny(t, 4, [][]int32{{0, 1}, {2}}, nil)
+	type seen struct {
+		p               int32
+		sample, changed bool
+	}
+	var watched []seen
+	var answers []bool
+	sim := refresh.NewSim(d)
+	sim.Watch = func(p int32, sample, changed bool) { watched = append(watched, seen{p, sample, changed}) }
+	p := policyFunc(func(c *refresh.Crawl) {
+		if c.Cycle() == 0 {
+			answers = append(answers, c.Sample(0), c.Sample(3), c.Download(1))
+		} else {
+			answers = append(answers, c.Sample(0), c.Sample(2))
+		}
+	})
+	got := sim.Run(p, 3, 2, nil)
+	want := []refresh.Cycle{
+		{Downloads: 3, Samples: 2, Changed: 2, Freshness: 1},
+		{Downloads: 2, Samples: 2, Changed: 1, Freshness: 1},
+	}
+	for c := range want {
+		if got[c].Downloads != want[c].Downloads || got[c].Samples != want[c].Samples || got[c].Changed != want[c].Changed || got[c].Freshness != want[c].Freshness {
+			t.Errorf("cycle %d: %+v, want %+v", c, got[c], want[c])
+		}
+	}
+	if w := []bool{true, false, true, false, true}; !slices.Equal(answers, w) {
+		t.Errorf("answers %v, want %v", answers, w)
+	}
+	wantSeen := []seen{{0, true, true}, {3, true, false}, {1, false, true}, {0, true, false}, {2, true, true}}
+	if !slices.Equal(watched, wantSeen) {
+		t.Errorf("watched %v, want %v", watched, wantSeen)
+	}
+
+	// Past the budget.
+	sim = refresh.NewSim(d)
+	func() {
+		defer func() {
+			if err, ok := recover().(error); !ok || !errors.Is(err, refresh.ErrBudget) {
+				t.Errorf("a sample past the budget panicked with %v, want ErrBudget", err)
+			}
+		}()
+		sim.Run(policyFunc(func(c *refresh.Crawl) { c.Sample(0); c.Sample(1) }), 1, 1, nil)
+		t.Error("a second sample on a budget of 1 did not panic")
+	}()
+}

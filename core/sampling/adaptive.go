@@ -164,7 +164,7 @@ func (a *Adaptive) Refresh(c *refresh.Crawl) {
 		kept := live[:0]
 		for _, w := range live {
 			for k := min(a.kappa, a.left(w), c.Remaining()); k > 0; k-- {
-				if c.Download(a.pick(w)) {
+				if c.Sample(a.pick(w)) {
 					a.changed[w]++
 				}
 				a.sampled[w]++

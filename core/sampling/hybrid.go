@@ -206,7 +206,7 @@ func (h *Hybrid) Refresh(c *refresh.Crawl) {
 				break
 			}
 			p := h.pages[w][i]
-			changed := c.Download(p)
+			changed := c.Sample(p)
 			if h.fetched[p] == t { // the copy is one cycle old: a version
 				h.hist[w][i] <<= 1
 				if changed {

@@ -159,7 +159,7 @@ func (s *Site) Refresh(c *refresh.Crawl) {
 		s.sampled[w], s.changed[w], s.est[w] = 0, 0, -1
 		k := min(s.size, len(s.pages[w]), c.Remaining())
 		for i := range k {
-			if c.Download(s.pick(w, i)) {
+			if c.Sample(s.pick(w, i)) {
 				s.changed[w]++
 			}
 		}

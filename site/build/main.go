@@ -164,6 +164,9 @@ func build(out string, in sources) error {
 			"id": x.ID, "title": x.Title, "spec": x.Spec, "controls": x.Controls,
 			"charts": x.Charts, "readouts": x.Readouts, "predictions": x.Predictions,
 		}
+		if x.Crawler != "" {
+			cfg["crawler"] = x.Crawler // the crawler view's first policy (crawler.js)
+		}
 		p := page{Title: x.Title, Root: "../", Lesson: x, Config: cfg}
 		if i > 0 {
 			p.Prev = ls[i-1]

@@ -37,6 +37,11 @@ type Lesson struct {
 	Controls []Control `json:"controls"`
 	Charts   []Chart   `json:"charts"`
 	Readouts []string  `json:"readouts"` // metric ids shown in the numbers table
+	// Crawler, when set, shows the crawler view under the charts
+	// (site/static/js/crawler.js): one repeat of the spec's policies,
+	// played cycle by cycle (POST /api/trace), this policy (a key of the
+	// spec's policies) first.
+	Crawler string `json:"crawler,omitempty"`
 	// Goals are the two or three things the learner will be able to do,
 	// shown at the top of the lesson and on its card in the index.
 	Goals       []string     `json:"goals"`
@@ -108,6 +113,7 @@ type front struct {
 	Minutes     int          `yaml:"minutes"`
 	Track       string       `yaml:"track"`
 	Predictions []Prediction `yaml:"predictions"`
+	Crawler     string       `yaml:"crawler"`
 }
 
 // Error is a problem in a lesson file.
@@ -151,7 +157,7 @@ func Parse(file string, src []byte, l *lab.Lab, opts ...Option) (*Lesson, error)
 	ls := &Lesson{
 		ID: strings.TrimSuffix(base, ".md"), Title: f.Title, Summary: f.Summary, Order: f.Order,
 		Papers: f.Papers, Controls: f.Controls, Charts: f.Charts, Readouts: f.Readouts,
-		Goals: f.Goals, Minutes: f.Minutes, Track: f.Track, Predictions: f.Predictions,
+		Goals: f.Goals, Minutes: f.Minutes, Track: f.Track, Predictions: f.Predictions, Crawler: f.Crawler,
 	}
 	if ls.Title == "" {
 		return nil, fail(0, "front matter: title is missing")
@@ -215,6 +221,14 @@ func Parse(file string, src []byte, l *lab.Lab, opts ...Option) (*Lesson, error)
 	for i := range ls.Charts {
 		if err := checkChart(&ls.Charts[i], ls.Spec); err != nil {
 			return nil, fail(lines[fmt.Sprintf("charts[%d]", i)], "charts[%d]: %v", i, err)
+		}
+	}
+	if ls.Crawler != "" {
+		if kind != lab.KindRefresh {
+			return nil, fail(lines["crawler"], "crawler: the crawler view plays a refresh experiment, not one of kind %s", kind)
+		}
+		if !slices.ContainsFunc(ls.Spec.Policies, func(p lab.PolicySpec) bool { return p.Key() == ls.Crawler }) {
+			return nil, fail(lines["crawler"], "crawler: policy %q is not in the lesson's spec (an id, or a copy's label)", ls.Crawler)
 		}
 	}
 	for i, g := range ls.Goals {

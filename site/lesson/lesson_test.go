@@ -62,6 +62,13 @@ func TestParseGood(t *testing.T) {
 	if got := len(ls.Readouts); got != 3 {
 		t.Errorf("default readouts: %d metrics, want 3", got)
 	}
+	if ls.Crawler != "" {
+		t.Errorf("crawler %q in a lesson that asks for none", ls.Crawler)
+	}
+	withCrawler := strings.Replace(good, "order: 3", "order: 3\ncrawler: random", 1)
+	if ls, err := Parse("lessons/a-lesson.md", []byte(withCrawler), lab.New()); err != nil || ls.Crawler != "random" {
+		t.Errorf("crawler: random gives %+v, %v", ls, err)
+	}
 	html := string(ls.HTML)
 	for _, want := range []string{
 		`<output class="live" data-metric="changeRatio" data-policy="site-greedy">`,
@@ -124,6 +131,8 @@ func TestParseErrors(t *testing.T) {
 		{"live policy", strings.Replace(good, "{{changeRatio site-greedy}}", "{{changeRatio oracle}}", 1), `policy "oracle" is not in the lesson's spec`},
 		{"chart policy", strings.Replace(good, "    refs:", "    policies: [random, oracle]\n    refs:", 1), `charts[0]: policy "oracle" is not in the lesson's spec`},
 		{"copy without label", strings.Replace(good, "    - id: random", "    - id: random\n    - id: random", 1), "random appears twice"},
+		{"crawler policy", strings.Replace(good, "order: 3", "order: 3\ncrawler: oracle", 1), `a.md:5: crawler: policy "oracle" is not in the lesson's spec`},
+		{"crawler kind", "---\ntitle: x\ncrawler: naive\ngoals: [Read an estimate., Compare two.]\nminutes: 5\ntrack: choosing\nspec: {kind: estimate, dataset: {id: grimes-ford}, policies: [{id: naive}]}\ncharts: [{type: estimate-epochs}]\n---\n", "a.md:3: crawler: the crawler view plays a refresh experiment, not one of kind estimate"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

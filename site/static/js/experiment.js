@@ -352,6 +352,9 @@ class Experiment {
     }
     this.buildControls();
     this.buildActions();
+    // The crawler view (crawler.js), where the page asks for one: it
+    // follows the panel's settled runs.
+    if (this.config.crawler) import('./crawler.js').then((m) => m.mountCrawler(this.root, this.config.crawler, () => this.result));
     if (this.specText) {
       $('#spec-apply', this.root).addEventListener('click', () => this.applySpecText());
     }

@@ -406,6 +406,7 @@ async function showExperiment(d, spec) {
       { type: 'bars', metric: 'changeRatio', caption: 'ChangeRatio averaged over cycles, with 95% intervals across repeats.' },
     ],
     readouts: ['changeRatio', 'freshness', 'age'],
+    crawler: true, // the crawler view, on a sample of the log's pages when it is large
   };
   const root = $('experiment');
   root.hidden = false;
