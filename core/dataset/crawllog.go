@@ -167,18 +167,7 @@ func ReadCrawlLog(r io.Reader, opt CrawlLogOptions) (*Dataset, *CrawlLogSummary,
 	if opt.CycleLength < 0 || math.IsNaN(opt.CycleLength) || math.IsInf(opt.CycleLength, 0) {
 		return nil, nil, fmt.Errorf("dataset: crawl log: cycle length %v: expected a positive number of seconds, or 0 to infer it", opt.CycleLength)
 	}
-	if opt.Format == "" {
-		opt.Format = FormatCrawlLog
-	}
-	roles := captureRoles
-	switch opt.Format {
-	case FormatCrawlLog:
-		roles = crawlRoles
-	case FormatCDX, FormatCDXJ, FormatJSONL:
-	default:
-		return nil, nil, fmt.Errorf("dataset: crawl log: format %q: expected %s, %s, %s or %s", opt.Format, FormatCrawlLog, FormatCDX, FormatCDXJ, FormatJSONL)
-	}
-	lr, err := newLogRead(r, opt.Format, opt.Layout, roles, opt.Progress)
+	lr, err := newCrawlRead(r, &opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -190,6 +179,33 @@ func ReadCrawlLog(r io.Reader, opt CrawlLogOptions) (*Dataset, *CrawlLogSummary,
 		opt.Progress(lr.in.consumed())
 	}
 	return d, sum, nil
+}
+
+// newCrawlRead prepares to read a crawl log or capture index as opt says,
+// its format defaulted to FormatCrawlLog.
+func newCrawlRead(r io.Reader, opt *CrawlLogOptions) (*logRead, error) {
+	if opt.Format == "" {
+		opt.Format = FormatCrawlLog
+	}
+	roles := captureRoles
+	switch opt.Format {
+	case FormatCrawlLog:
+		roles = crawlRoles
+	case FormatCDX, FormatCDXJ, FormatJSONL:
+	default:
+		return nil, fmt.Errorf("dataset: crawl log: format %q: expected %s, %s, %s or %s", opt.Format, FormatCrawlLog, FormatCDX, FormatCDXJ, FormatJSONL)
+	}
+	return newLogRead(r, opt.Format, opt.Layout, roles, opt.Progress)
+}
+
+// readHeader reads the header record, noting its line.
+func (lr *logRead) readHeader() ([]string, error) {
+	rec, line, err := lr.src.header()
+	if err != nil {
+		return nil, err
+	}
+	lr.headerLine = max(line, 1)
+	return rec, nil
 }
 
 // newLogRead prepares to read a log of the given format from r, crawl
@@ -270,11 +286,10 @@ type usedColumn struct {
 }
 
 func (lr *logRead) read(opt CrawlLogOptions) (*Dataset, *CrawlLogSummary, error) {
-	rec, line, err := lr.src.header()
+	rec, err := lr.readHeader()
 	if err != nil {
 		return nil, nil, err
 	}
-	lr.headerLine = max(line, 1)
 	sum := &CrawlLogSummary{Format: lr.format, Columns: []string{}, Ignored: []string{}}
 	if err := lr.parseHeader(rec, sum); err != nil {
 		return nil, nil, err

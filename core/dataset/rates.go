@@ -42,11 +42,10 @@ func ReadRates(r io.Reader, opt RatesOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec, line, err := lr.src.header()
+	rec, err := lr.readHeader()
 	if err != nil {
 		return nil, err
 	}
-	lr.headerLine = max(line, 1)
 	c, err := lr.columns(rec, ratesRoles)
 	if err != nil {
 		return nil, err

@@ -3,7 +3,6 @@ package dataset
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -50,26 +49,14 @@ type Scan struct {
 // stream, a line over the length limit) ends the scan with an error, as
 // does an error each returns.
 func ScanCrawlLog(r io.Reader, opt CrawlLogOptions, each func(Capture) error, bad func(*ParseError)) (*Scan, error) {
-	if opt.Format == "" {
-		opt.Format = FormatCrawlLog
-	}
-	roles := captureRoles
-	switch opt.Format {
-	case FormatCrawlLog:
-		roles = crawlRoles
-	case FormatCDX, FormatCDXJ, FormatJSONL:
-	default:
-		return nil, fmt.Errorf("dataset: crawl log: format %q: expected %s, %s, %s or %s", opt.Format, FormatCrawlLog, FormatCDX, FormatCDXJ, FormatJSONL)
-	}
-	lr, err := newLogRead(r, opt.Format, opt.Layout, roles, opt.Progress)
+	lr, err := newCrawlRead(r, &opt)
 	if err != nil {
 		return nil, err
 	}
-	rec, line, err := lr.src.header()
+	rec, err := lr.readHeader()
 	if err != nil {
 		return nil, err
 	}
-	lr.headerLine = max(line, 1)
 	if err := lr.parseHeader(rec, &CrawlLogSummary{}); err != nil {
 		return nil, err
 	}
