@@ -97,11 +97,6 @@ func (rt *Router) upload(req Request) Response {
 		if err == nil {
 			sum = map[string]any{"format": format, "pages": len(d.Pages), "sites": len(d.Sites)}
 		}
-	default:
-		var s *dataset.CrawlLogSummary
-		d, s, err = dataset.ReadCrawlLog(bytes.NewReader(req.Body),
-			dataset.CrawlLogOptions{Name: req.Query.Get("name"), Format: format, Layout: layout, CycleLength: cycle, Progress: req.Progress})
-		sum = s
 	case FormatChangeEvents:
 		opt := dataset.EventLogOptions{Name: req.Query.Get("name"), Layout: layout, CycleLength: cycle, Progress: req.Progress}
 		if m := strings.TrimSpace(req.Query.Get("merge")); m != "" {
@@ -121,6 +116,11 @@ func (rt *Router) upload(req Request) Response {
 		}
 		var s *dataset.EventLogSummary
 		d, s, err = dataset.ReadEventLog(bytes.NewReader(req.Body), opt)
+		sum = s
+	default:
+		var s *dataset.CrawlLogSummary
+		d, s, err = dataset.ReadCrawlLog(bytes.NewReader(req.Body),
+			dataset.CrawlLogOptions{Name: req.Query.Get("name"), Format: format, Layout: layout, CycleLength: cycle, Progress: req.Progress})
 		sum = s
 	}
 	if err != nil {
