@@ -2,12 +2,13 @@
 #   make serve   builds everything and serves the lab on http://localhost:9900
 #   make test    runs every test: Go natively, the core under WebAssembly in
 #                Node, the browser tests in headless Chromium (installed
-#                with apt-get when missing), and staticcheck
+#                with apt-get when missing), the Cloudflare Worker under
+#                wrangler dev (installed with npm), and staticcheck
 # Also: make cli (bin/refresh-lab, the server and command line), make
 # pipeline (the Beam pipeline on this machine; see the README), make bench
 # (speed and size figures beside their budgets, which
 # site/e2e/bench/main.go states), make worker (the Cloudflare Worker
-# build), make dist-zip (the site as one archive for a static host), make
+# build), make worker-test (the Worker run locally), make dist-zip (the site as one archive for a static host), make
 # clean.
 
 GO      ?= go
@@ -30,7 +31,7 @@ TEMML        := site/node_modules/.package-lock.json
 # The core's packages, tested natively and under WebAssembly.
 CORE := ./core/...
 
-.PHONY: all site wasm cli serve pipeline test test-go staticcheck test-wasm test-browser bench worker dist-zip clean tools
+.PHONY: all site wasm cli serve pipeline test test-go staticcheck test-wasm test-browser bench worker worker-test dist-zip clean tools
 
 all: site wasm worker
 
@@ -89,14 +90,22 @@ dist-zip: site wasm
 	@echo "bin/refresh-lab-site.zip: $$(du -h bin/refresh-lab-site.zip | cut -f1); unpack it on any static host (see the README)"
 
 # The Cloudflare Worker: the same wasm/worker main built for js/wasm, with
-# syumai/workers' JavaScript runtime beside it (deploying is not tested).
+# syumai/workers' JavaScript runtime beside it. make worker-test runs it
+# locally under `wrangler dev` (the version wasm/worker/package.json pins,
+# installed by npm when missing) and checks it across requests
+# (wasm/worker/worker_test.go), logging each request's CPU and wall time;
+# deploying is not tested (README, "Deploying to Cloudflare").
 worker: wasm/worker/build/app.wasm
 wasm/worker/build/app.wasm: $(GO_SOURCES)
 	@mkdir -p wasm/worker/build
 	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o wasm/worker/build
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w $(LDFLAGS)" -o $@ ./wasm/worker
 
-test: tools site wasm worker test-go test-wasm test-browser staticcheck
+worker-test: tools site wasm worker
+	@command -v npm >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y npm; }
+	./wasm/worker/worker-test.sh
+
+test: tools site wasm worker test-go test-wasm test-browser worker-test staticcheck
 
 test-go:
 	@unformatted=$$(gofmt -l core wasm site); if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
@@ -121,7 +130,7 @@ bench: tools site wasm
 	$(GO) run ./site/e2e/bench -dist $(DIST) -out site/e2e/bench/figures.md
 
 # Tools the tests need, installed when missing: Node (for Go's js/wasm test
-# runner) and Debian's Chromium (for the browser tests), plus brotli for
+# runner and wrangler) and Debian's Chromium (for the browser tests), plus brotli for
 # the size report.
 tools:
 	@command -v node >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y nodejs; }
@@ -130,4 +139,4 @@ tools:
 	@command -v brotli >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y brotli; }
 
 clean:
-	rm -rf $(DIST) bin wasm/worker/build site/node_modules
+	rm -rf $(DIST) bin wasm/worker/build wasm/worker/node_modules wasm/worker/.wrangler site/node_modules

@@ -115,6 +115,7 @@ type Router struct {
 	lab     *lab.Lab
 	results results
 	owners  *owners
+	store   Store   // where uploads outlive the process, if anywhere (KeepIn)
 	extra   []route // added by Handle
 }
 
@@ -207,6 +208,15 @@ func (rt *Router) datasets(req Request) Response {
 			out = append(out, d)
 		}
 	}
+	kept, err := rt.storedIndex(req.Client)
+	if err != nil {
+		return errorResponse(503, "this server could not list your uploads (%v): try again", err)
+	}
+	for _, d := range kept {
+		if !slices.ContainsFunc(out, func(o dataset.Info) bool { return o.ID == d.ID }) {
+			out = append(out, d)
+		}
+	}
 	return jsonResponse(200, map[string]any{"datasets": out})
 }
 
@@ -247,6 +257,15 @@ func (rt *Router) fields(req Request) Response {
 		}
 		if f.Type == lab.FieldDataset {
 			f.Options = slices.DeleteFunc(f.Options, func(id string) bool { return !rt.visible(req.Client, id) })
+			kept, err := rt.storedIndex(req.Client)
+			if err != nil {
+				return errorResponse(503, "this server could not list your uploads (%v): try again", err)
+			}
+			for _, d := range kept {
+				if !slices.Contains(f.Options, d.ID) {
+					f.Options = append(f.Options, d.ID)
+				}
+			}
 		}
 		out[i] = f
 	}
@@ -262,7 +281,7 @@ func (rt *Router) run(req Request) Response {
 	if req.Progress != nil {
 		progress = func(n int) { req.Progress(int64(n)) }
 	}
-	if resp, ok := rt.checkVisible(req.Client, spec); !ok {
+	if resp, ok := rt.checkVisible(req, spec); !ok {
 		return resp
 	}
 	c, err := rt.runCached(req.context(), spec, progress)

@@ -154,7 +154,7 @@ func (rt *Router) resultOf(req Request, id string, res *lab.Result, spec *lab.Sp
 		}
 		return c.res, Response{}, true
 	case spec != nil:
-		if resp, ok := rt.checkVisible(req.Client, *spec); !ok {
+		if resp, ok := rt.checkVisible(req, *spec); !ok {
 			return nil, resp, false
 		}
 		c, err := rt.runCached(req.context(), *spec, nil)

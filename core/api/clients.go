@@ -145,12 +145,19 @@ func (rt *Router) visible(client, id string) bool {
 	return rt.lab.IsBundled(id) || rt.owners.owns(client, id)
 }
 
-// checkVisible answers, when client may not see the dataset spec names, the
-// 400 the lab gives a dataset it does not have, naming none of another
-// client's.
-func (rt *Router) checkVisible(client string, spec lab.Spec) (Response, bool) {
-	id := spec.Dataset.ID
+// checkVisible answers, when the request's client may not see the dataset
+// spec names, the 400 the lab gives a dataset it does not have, naming none
+// of another client's. An upload of the client's that this process never
+// read but the store keeps is read back first.
+func (rt *Router) checkVisible(req Request, spec lab.Spec) (Response, bool) {
+	client, id := req.Client, spec.Dataset.ID
 	if id == "" || rt.visible(client, id) {
+		return Response{}, true
+	}
+	// Sent to another instance of this server, which kept it (Store)?
+	if ok, err := rt.restore(req, id); err != nil {
+		return errorResponse(503, "dataset.id: reading your upload %s back: %v", quote.Q(id), err), false
+	} else if ok {
 		return Response{}, true
 	}
 	return jsonResponse(400, map[string]any{

@@ -23,7 +23,7 @@ func (rt *Router) trace(req Request) Response {
 	if resp, ok := decode(req.Body, &tr); !ok {
 		return resp
 	}
-	if resp, ok := rt.checkVisible(req.Client, tr.Spec); !ok {
+	if resp, ok := rt.checkVisible(req, tr.Spec); !ok {
 		return resp
 	}
 	t, err := rt.lab.TraceContext(req.context(), tr.Spec, tr.Policy, tr.Repeat, tr.MaxPages)

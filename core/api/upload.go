@@ -47,24 +47,53 @@ var formats = []string{FormatCrawlLog, FormatChangeEvents, FormatCDX, FormatCDXJ
 // preview (its first rows and columns guessed for the roles, for a column
 // map).
 func (rt *Router) upload(req Request) Response {
+	if err := rt.owners.room(int64(len(req.Body))); err != nil {
+		return errorResponse(413, "%v", err)
+	}
+	d, format, sum, resp, ok := rt.read(req)
+	if !ok {
+		return resp
+	}
+	var evicted []string
+	if rt.store != nil {
+		if evicted, resp, ok = rt.keep(req, d.Info); !ok {
+			return resp
+		}
+	}
+	rt.lab.AddUpload(d)
+	evicted = append(evicted, rt.owners.add(req.Client, d.Info.ID, int64(len(req.Body)))...)
+	slices.Sort(evicted)
+	evicted = slices.Compact(evicted)
+	out := map[string]any{"dataset": d.Info, "format": format, "summary": sum}
+	if len(evicted) > 0 {
+		// Said, so that a page can tell its user which of their logs it
+		// no longer holds.
+		out["evicted"] = evicted
+		out["note"] = fmt.Sprintf("you may keep %d uploads: your oldest went", MaxClientUploads)
+	}
+	return jsonResponse(201, out)
+}
+
+// read reads the log an upload request carries, as its query says,
+// without adding it anywhere: the dataset, its format and the reader's
+// summary, or the error response.
+func (rt *Router) read(req Request) (*dataset.Dataset, string, any, Response, bool) {
 	format := req.Query.Get("format")
 	if format == "" {
 		format = FormatCrawlLog
 	}
+	fail := func(resp Response) (*dataset.Dataset, string, any, Response, bool) { return nil, "", nil, resp, false }
 	if !slices.Contains(formats, format) {
-		return errorResponse(400, "unknown format %s (expected %s)", quote.Q(format), quotedOr(formats))
+		return fail(errorResponse(400, "unknown format %s (expected %s)", quote.Q(format), quotedOr(formats)))
 	}
 	if name := req.Query.Get("name"); utf8.RuneCountInString(name) > MaxName {
-		return fieldError("name", fmt.Errorf("a name of %d characters: at most %d", utf8.RuneCountInString(name), MaxName))
-	}
-	if err := rt.owners.room(int64(len(req.Body))); err != nil {
-		return errorResponse(413, "%v", err)
+		return fail(fieldError("name", fmt.Errorf("a name of %d characters: at most %d", utf8.RuneCountInString(name), MaxName)))
 	}
 	var cycle float64
 	if c := req.Query.Get("cycle"); c != "" {
 		secs, err := parseCycle(c)
 		if err != nil {
-			return fieldError("cycle", err)
+			return fail(fieldError("cycle", err))
 		}
 		cycle = secs
 	}
@@ -72,14 +101,14 @@ func (rt *Router) upload(req Request) Response {
 	if s := req.Query.Get("sep"); s != "" {
 		sep, err := parseSep(s)
 		if err != nil {
-			return fieldError("sep", err)
+			return fail(fieldError("sep", err))
 		}
 		layout.Sep = sep
 	}
 	if c := req.Query.Get("columns"); c != "" {
 		m, err := dataset.ParseColumns(c)
 		if err != nil {
-			return fieldError("columns", err)
+			return fail(fieldError("columns", err))
 		}
 		layout.Columns = m
 	}
@@ -91,7 +120,7 @@ func (rt *Router) upload(req Request) Response {
 	switch format {
 	case FormatRates:
 		if cycle != 0 {
-			return fieldError("cycle", fmt.Errorf("a rates file has no cycles"))
+			return fail(fieldError("cycle", fmt.Errorf("a rates file has no cycles")))
 		}
 		d, err = dataset.ReadRates(bytes.NewReader(req.Body), dataset.RatesOptions{Name: req.Query.Get("name"), Layout: layout})
 		if err == nil {
@@ -101,7 +130,7 @@ func (rt *Router) upload(req Request) Response {
 		opt := dataset.EventLogOptions{Name: req.Query.Get("name"), Layout: layout, CycleLength: cycle, Progress: req.Progress}
 		if m := strings.TrimSpace(req.Query.Get("merge")); m != "" {
 			if opt.Merge, err = parseMerge(m); err != nil {
-				return fieldError("merge", err)
+				return fail(fieldError("merge", err))
 			}
 		}
 		for _, w := range []struct {
@@ -110,7 +139,7 @@ func (rt *Router) upload(req Request) Response {
 		}{{"start", &opt.Start}, {"end", &opt.End}} {
 			if v := req.Query.Get(w.field); v != "" {
 				if *w.t, err = dataset.ParseTime(v); err != nil {
-					return fieldError(w.field, err)
+					return fail(fieldError(w.field, err))
 				}
 			}
 		}
@@ -138,24 +167,15 @@ func (rt *Router) upload(req Request) Response {
 			if pe.Preview != nil {
 				m["preview"] = pe.Preview
 			}
-			return jsonResponse(400, m)
+			return fail(jsonResponse(400, m))
 		}
 		var oe *dataset.OptionError
 		if errors.As(err, &oe) {
-			return fieldError(oe.Option, oe.Err)
+			return fail(fieldError(oe.Option, oe.Err))
 		}
-		return errorResponse(400, "%v", err)
+		return fail(errorResponse(400, "%v", err))
 	}
-	rt.lab.AddUpload(d)
-	evicted := rt.owners.add(req.Client, d.Info.ID, int64(len(req.Body)))
-	out := map[string]any{"dataset": d.Info, "format": format, "summary": sum}
-	if len(evicted) > 0 {
-		// Said, so that a page can tell its user which of their logs it
-		// no longer holds.
-		out["evicted"] = evicted
-		out["note"] = fmt.Sprintf("you may keep %d uploads: your oldest went", MaxClientUploads)
-	}
-	return jsonResponse(201, out)
+	return d, format, sum, Response{}, true
 }
 
 // quotedOr formats names as `"a", "b" or "c"`.

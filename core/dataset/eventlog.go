@@ -721,11 +721,7 @@ func WriteEventLog(w io.Writer, d *Dataset, start time.Time) error {
 		}
 		seen[p.URL] = true
 	}
-	L := d.Info.CycleLength
-	if !(L >= minEventCycle && L <= maxEventCycle) {
-		L = defaultEventCycle
-	}
-	Lns := int64(math.Round(L * 1e9))
+	Lns := d.CycleNanos()
 	t0 := start.UnixNano()
 	tracked := d.Features[FeatureTracked]
 
@@ -747,7 +743,7 @@ func WriteEventLog(w io.Writer, d *Dataset, start time.Time) error {
 	for p := range d.Pages {
 		var at int64
 		if tracked != nil && tracked[p] > 0 {
-			at = nanosAt(min(tracked[p], float64(d.Truth.Cycles())), Lns)
+			at = NanosAt(min(tracked[p], float64(d.Truth.Cycles())), Lns)
 		}
 		if err := row(int32(p), at, "start"); err != nil {
 			return err
@@ -755,7 +751,7 @@ func WriteEventLog(w io.Writer, d *Dataset, start time.Time) error {
 	}
 	for c, ch := range d.Truth.Changed {
 		for i, p := range ch {
-			if err := row(p, nanosAt(d.Truth.FirstChange(c, i), Lns), "change"); err != nil {
+			if err := row(p, NanosAt(d.Truth.FirstChange(c, i), Lns), "change"); err != nil {
 				return err
 			}
 		}
@@ -763,9 +759,23 @@ func WriteEventLog(w io.Writer, d *Dataset, start time.Time) error {
 	return bw.Flush()
 }
 
-// nanosAt converts x cycles into nanoseconds, so that x in (c, c+1] lands
-// in (cLns, (c+1)Lns] whatever the rounding: the inverse of cyclesAfter.
-func nanosAt(x float64, Lns int64) int64 {
+// CycleNanos returns the length of d's cycles in nanoseconds:
+// Info.CycleLength, or one day when it has none (or one outside the range
+// an event log may have), as WriteEventLog writes times.
+func (d *Dataset) CycleNanos() int64 {
+	L := d.Info.CycleLength
+	if !(L >= minEventCycle && L <= maxEventCycle) {
+		L = defaultEventCycle
+	}
+	return int64(math.Round(L * 1e9))
+}
+
+// NanosAt converts x cycles of Lns nanoseconds into nanoseconds after the
+// start of cycle 0, so that x in (c, c+1] lands in (cLns, (c+1)Lns]
+// whatever the rounding (the inverse of the reader's conversion): a time
+// in Truth.First, or the FeatureTracked feature, as a whole number of
+// nanoseconds, for callers that cut time into slots of their own.
+func NanosAt(x float64, Lns int64) int64 {
 	if !(x > 0) {
 		return 0
 	}

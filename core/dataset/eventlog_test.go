@@ -499,8 +499,8 @@ func TestCyclesAfter(t *testing.T) {
 				if !(x > float64(c) && x <= float64(c+1)) || r == Lns && x != float64(c+1) {
 					t.Errorf("cyclesAfter(%d·%d + %d) = %v, want in (%d, %d]", c, Lns, r, x, c, c+1)
 				}
-				if n := nanosAt(x, Lns); n <= c*Lns || n > (c+1)*Lns {
-					t.Errorf("nanosAt(%v, %d) = %d, want in (%d, %d]", x, Lns, n, c*Lns, (c+1)*Lns)
+				if n := NanosAt(x, Lns); n <= c*Lns || n > (c+1)*Lns {
+					t.Errorf("NanosAt(%v, %d) = %d, want in (%d, %d]", x, Lns, n, c*Lns, (c+1)*Lns)
 				}
 			}
 		}
@@ -1083,7 +1083,7 @@ func FuzzReadEventLog(f *testing.F) {
 		if err := WriteEventLog(&buf, d, t0); err != nil {
 			return // page URLs that are not unique, say
 		}
-		end := t0.Add(time.Duration(nanosAt(float64(s.Cycles), int64(math.Round(s.CycleLength*1e9)))))
+		end := t0.Add(time.Duration(NanosAt(float64(s.Cycles), int64(math.Round(s.CycleLength*1e9)))))
 		if end.UnixNano() >= maxCrawlTime {
 			return
 		}

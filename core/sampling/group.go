@@ -34,7 +34,7 @@ var (
 func GroupDescriptors() []refresh.Descriptor {
 	return []refresh.Descriptor{{
 		ID: "site-grouped", Name: "Site sampling in groups",
-		Cost:  15,
+		Cost:  30,
 		Paper: "Cho & Ntoulas 2002, as in Al-Qaaideh §2.8 and Fig. 2.4",
 		Summary: "Deals the sites into G groups and gives each cycle's whole budget to one group, in turn (round-robin over groups), " +
 			"sampling inside it greedily, proportionally or adaptively: fewer sites per cycle get samples large enough to tell them apart.",

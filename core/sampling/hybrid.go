@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/refreshlab/refreshlab/core/internal/apportion"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/refresh"
 )
@@ -37,7 +38,7 @@ func HybridDescriptors() []refresh.Descriptor {
 	return []refresh.Descriptor{
 		{
 			ID: "greedy-sample-allocation", Name: "Greedy sample allocation",
-			Cost:  16,
+			Cost:  30,
 			Paper: "Al-Qaaideh §4.3 and Appendix A.2",
 			Summary: "Monitors P sample pages, first P/W per site, then shared among sites in proportion to their estimated change rate, " +
 				"with a reserve for sites that showed none; spends the rest of the budget on whole sites, highest estimate first.",
@@ -48,7 +49,7 @@ func HybridDescriptors() []refresh.Descriptor {
 		},
 		{
 			ID: "frequency-greedy", Name: "Frequency-greedy hybrid",
-			Cost:  12,
+			Cost:  25,
 			Paper: "Al-Qaaideh ch. 3 (§3.3.1-§3.3.3) and §4.4",
 			Summary: "Greedy sample allocation in which each sample page keeps a history of its last V versions and counts C = D/V, " +
 				"D the versions that showed a change; a site's rate is the mean C of its sample pages. " +
@@ -137,7 +138,7 @@ type Hybrid struct {
 	rank   []int // scratch
 	weight []float64
 	limit  []int
-	parts  []portion
+	parts  []apportion.Portion
 }
 
 // NewHybrid builds the policy from env with V = versions; env.Params may set
@@ -254,7 +255,7 @@ func (h *Hybrid) allocate() {
 		for w := range h.weight {
 			h.weight[w] = 1
 		}
-		apportion(P, h.order, h.weight, h.limit, h.allot, &h.parts)
+		apportion.Split(P, h.order, h.weight, h.limit, h.allot, &h.parts)
 		return
 	}
 	// The reserve: ⌈reserve·P⌉ for each site with a zero or no estimate,
@@ -272,7 +273,7 @@ func (h *Hybrid) allocate() {
 	for w, r := range h.rate {
 		h.weight[w] = max(r, 0)
 	}
-	left -= apportion(left, h.order, h.weight, h.limit, h.allot, &h.parts)
+	left -= apportion.Split(left, h.order, h.weight, h.limit, h.allot, &h.parts)
 	if left > 0 {
 		// The changing sites are sampled whole: the rest to the others.
 		for w, r := range h.rate {
@@ -281,7 +282,7 @@ func (h *Hybrid) allocate() {
 				h.weight[w] = 1
 			}
 		}
-		apportion(left, h.order, h.weight, h.limit, h.allot, &h.parts)
+		apportion.Split(left, h.order, h.weight, h.limit, h.allot, &h.parts)
 	}
 }
 

@@ -1,5 +1,7 @@
 package schedule
 
+import "math"
+
 // Cho & Garcia-Molina's policies ("Synchronizing a database to improve
 // freshness", SIGMOD 2000; "Effective page refresh policies for Web
 // crawlers", TODS 2003): pages synced at regular intervals, the budget
@@ -117,36 +119,59 @@ func (ChoFreshness) Allocate(in Input, dst []float64) (Plan, error) {
 		}
 		return s / useful
 	})
-	// eval writes f(ν) into f and returns Σf and its slope: with c =
-	// −ln(1 − y), dx/dc = (1 + x)/x, dc/dy = 1/(1 − y), dy/dν = λ/μ, and
-	// df/dx = −f/x.
-	eval := func(nu float64) (s, ds float64) {
+	// eval writes f(ν) and df/dν into f and df. With y = λν/μ, dx/dy =
+	// 1/h'(x) = (1 + x)/(x(1 − y)) (h' = xe^{−x} and 1 − y = (1 + x)e^{−x}),
+	// so the elasticity −d ln f/d ln ν = d ln x/d ln y is y(1 + x)/(x²(1 −
+	// y)). A page stops being synced where y reaches 1.
+	df := make([]float64, n)
+	weights, counts := in.Weights, in.Counts
+	eval := func(nu float64) atMultiplier {
+		m := atMultiplier{hi: math.Inf(1)}
+		on, off := 0.0, math.Inf(1) // the largest y below 1, the smallest above
+		perNu := 1 / nu
 		for i, r := range in.Rates {
-			w := in.weight(i)
-			f[i] = 0
-			if r == 0 || w == 0 {
+			f[i], df[i] = 0, 0
+			if r == 0 {
 				continue
 			}
-			y := r * nu / w
+			y := r * nu
+			if weights != nil {
+				if weights[i] == 0 {
+					continue
+				}
+				y /= weights[i]
+			}
 			if y >= 1 {
+				off = min(off, y)
 				continue
 			}
+			on = max(on, y)
 			x := invertGain(y, xs[i])
 			xs[i] = x
-			f[i] = r / x
-			c := in.count(i)
-			s += c * f[i]
-			ds -= c * f[i] / x * (1 + x) / x / (1 - y) * r / w
+			perX := 1 / x
+			e := y * (1 + x) * perX * perX / (1 - y)
+			fi := r * perX
+			dfi := -fi * e * perNu
+			f[i], df[i] = fi, dfi
+			if counts != nil {
+				fi *= counts[i]
+				dfi *= counts[i]
+			}
+			m.s += fi
+			m.ds += dfi
+			m.elasticity = max(m.elasticity, e)
 		}
-		return s, ds
+		if on > 0 {
+			m.hi = nu / on
+		}
+		if off < math.Inf(1) {
+			m.lo = nu / off
+		}
+		return m
 	}
-	solve, spend := reuseLast(eval)
-	lo, hi, ok := solveMultiplier(solve, in.Budget, start)
-	if !ok {
+	if !solvePlan(eval, in.Budget, start, f, df, make([]float64, n), in.Counts) {
 		clear(f)
-		return plan, nil
 	}
-	spendBudget(spend, lo, hi, in.Budget, f, make([]float64, len(f)), in.Counts)
 	return plan, nil
 }
 
@@ -208,30 +233,33 @@ func (ChoAge) Allocate(in Input, dst []float64) (Plan, error) {
 		}
 		return s / useful
 	})
-	// eval writes f(ν) into f and returns Σf and its slope: with c =
-	// νλ²/μ, dx/dν = (λ²/μ)/k'(x), k'(x) = x(1 − e^{−x}), and df/dx = −f/x.
-	eval := func(nu float64) (s, ds float64) {
+	// eval writes f(ν) and df/dν into f and df. With c = νλ²/μ = k(x),
+	// dx/dc = 1/k'(x) with k'(x) = x(1 − e^{−x}), so the elasticity
+	// −d ln f/d ln ν = d ln x/d ln c is c/(x·k'(x)).
+	df := make([]float64, n)
+	eval := func(nu float64) atMultiplier {
+		m := atMultiplier{hi: math.Inf(1)}
 		for i, r := range in.Rates {
 			w := in.weight(i)
-			f[i] = 0
+			f[i], df[i] = 0, 0
 			if r == 0 || w == 0 {
 				continue
 			}
-			x := invertAgeDrop(nu*r*r/w, xs[i])
+			c := nu * r * r / w
+			x := invertAgeDrop(c, xs[i])
 			xs[i] = x
+			e := c / (x * x * expm1neg(x))
 			f[i] = r / x
-			c := in.count(i)
-			s += c * f[i]
-			ds -= c * f[i] / x * (r * r / w) / (x * expm1neg(x))
+			df[i] = -f[i] * e / nu
+			k := in.count(i)
+			m.s += k * f[i]
+			m.ds += k * df[i]
+			m.elasticity = max(m.elasticity, e)
 		}
-		return s, ds
+		return m
 	}
-	solve, spend := reuseLast(eval)
-	lo, hi, ok := solveMultiplier(solve, in.Budget, start)
-	if !ok {
+	if !solvePlan(eval, in.Budget, start, f, df, make([]float64, n), in.Counts) {
 		clear(f)
-		return plan, nil
 	}
-	spendBudget(spend, lo, hi, in.Budget, f, make([]float64, len(f)), in.Counts)
 	return plan, nil
 }

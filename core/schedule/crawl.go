@@ -415,7 +415,10 @@ func RefreshDescriptors() []refresh.Descriptor {
 		revisitDescriptor(),
 		{
 			ID: "rate-schedule", Name: "Schedule from estimated rates",
-			Cost:    45,
+			// Bounds a long log of mostly quiet pages too (synth's quiet
+			// crawl log), where nearly every page ends in a class of its
+			// own and every cycle's plan solves them all.
+			Cost:    100,
 			Paper:   "Cho & Garcia-Molina, SIGMOD 2000 / TODS 2003 (allocation) and ACM TOIT 2003 (estimator, Grimes & Ford eq. 1); Azar et al. PNAS 2018; Kolobov et al. NeurIPS 2019; Olston & Pandey WWW 2008",
 			Summary: "Estimates each page's change rate from its own downloads, plans sync rates with an allocation policy each cycle, and downloads the pages whose accumulated share reaches one download. A page whose downloads all found it unchanged is estimated never to change, and the optimal allocations give such a page no syncs: it is never downloaded again unless the plan leaves budget over.",
 			Params: []param.Param{

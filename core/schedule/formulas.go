@@ -288,13 +288,95 @@ func psi(x float64) float64 {
 	return sum
 }
 
-// invertGain returns the x > 0 with h(x) = y for 0 < y < 1. It solves the
+// gainPieces and gainDegree shape gainTable: h⁻¹ on y ≤ 1/2 in pieces.
+const (
+	gainPieces = 32
+	gainDegree = 8
+)
+
+// gainTable approximates h⁻¹ on 0 < y ≤ 1/2 (x up to 1.68) by a
+// polynomial in each of gainPieces equal pieces of s = √(2y) ∈ (0, 1]: x =
+// s·P(s), where P(s) = x/s is smooth with P(0) = 1 (h(x) ≈ x²/2 near 0, so
+// x ≈ s). Piece j's polynomial is in u = 2N·s − (2j + 1) ∈ [−1, 1], N =
+// gainPieces (exact in floating point, N being a power of 2), and
+// interpolates P at the gainDegree + 1 Chebyshev points of the piece,
+// where x is solved to the last bit by newtonGain. P is analytic well
+// beyond each piece's width, so the interpolation error is far below the
+// rounding of the polynomial's evaluation: the table is good to a few
+// ulps (TestInvertGainTable). The optimal-freshness plans of a long crawl
+// solve most of their pages here, so a solve is one square root and a
+// polynomial, with no start needed.
+var gainTable = func() (t [gainPieces][gainDegree + 1]float64) {
+	const n = gainDegree + 1
+	// cheb[m] is the Chebyshev polynomial T_m in powers of u: T_0 = 1,
+	// T_1 = u, T_{m+1} = 2uT_m − T_{m−1}.
+	var cheb [n][n]float64
+	cheb[0][0], cheb[1][1] = 1, 1
+	for m := 2; m < n; m++ {
+		for i := range n {
+			if i > 0 {
+				cheb[m][i] = 2 * cheb[m-1][i-1]
+			}
+			cheb[m][i] -= cheb[m-2][i]
+		}
+	}
+	// node(m, k) is T_m at the k-th Chebyshev point u_k = cos(π(k + ½)/n),
+	// so node(1, k) is u_k itself.
+	node := func(m, k int) float64 { return math.Cos(math.Pi * float64(m) * (float64(k) + 0.5) / n) }
+	// interpolate adds to p, in powers of u, the polynomial through (u_k,
+	// vals[k]): Σ c_m T_m with c_m = (2/n)Σ_k vals[k]·T_m(u_k), halved for
+	// m = 0.
+	interpolate := func(p *[n]float64, vals [n]float64) {
+		for m := range n {
+			var c float64
+			for k, v := range vals {
+				c += v * node(m, k)
+			}
+			c *= 2.0 / n
+			if m == 0 {
+				c /= 2
+			}
+			for i := range p {
+				p[i] += c * cheb[m][i]
+			}
+		}
+	}
+	for j := range t {
+		var vals [n]float64
+		for k := range vals {
+			s := (float64(2*j+1) + node(1, k)) / (2 * gainPieces)
+			vals[k] = newtonGain(s*s/2, 0) / s
+		}
+		// Interpolate, then interpolate what rounding left at the nodes
+		// (one step of iterative refinement).
+		interpolate(&t[j], vals)
+		var left [n]float64
+		for k := range left {
+			left[k] = vals[k] - horner(t[j][:], node(1, k))
+		}
+		interpolate(&t[j], left)
+	}
+	return t
+}()
+
+// invertGain returns the x > 0 with h(x) = y for 0 < y < 1: from gainTable
+// up to y = 1/2, by newtonGain from start above.
+func invertGain(y, start float64) float64 {
+	if y <= 0.5 {
+		s := math.Sqrt(2 * y)
+		j := min(int(s*gainPieces), gainPieces-1)
+		return s * horner(gainTable[j][:], s*(2*gainPieces)-float64(2*j+1))
+	}
+	return newtonGain(y, start)
+}
+
+// newtonGain returns the x > 0 with h(x) = y for 0 < y < 1. It solves the
 // equivalent ψ(x) = x − ln(1 + x) = −ln(1 − y) (from 1 − y = (1 + x)e^{−x})
 // by Newton's method: ψ is increasing and convex on x > 0, so from any
 // start the iterates fall monotonically to the root after the first step.
 // start, when positive, is a guess (the last solution, say); otherwise
 // √(2c) + c is used, close to the root both near 0 (ψ ≈ x²/2) and far out.
-func invertGain(y, start float64) float64 {
+func newtonGain(y, start float64) float64 {
 	c := -math.Log1p(-y)
 	x := start
 	if !(x > 0) {

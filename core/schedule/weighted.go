@@ -127,34 +127,35 @@ func (LambdaCrawl) Allocate(in Input, dst []float64) (Plan, error) {
 	if wsum == 0 || in.Budget == 0 {
 		return plan, nil
 	}
-	// eval writes f(ν) into f and returns Σf and its slope, with q =
-	// 4μΔ/ν: dρ/dν = −q/(4ν√(Δ² + q)).
-	eval := func(nu float64) (s, ds float64) {
+	// eval writes f(ν) and df/dν into f and df, with q = 4μΔ/ν:
+	// dρ/dν = −q/(4ν√(Δ² + q)), and the elasticity −d ln ρ/d ln ν =
+	// (Δ + √(Δ² + q))/(2√(Δ² + q)), between 1/2 and 1.
+	df := make([]float64, len(f))
+	eval := func(nu float64) atMultiplier {
+		m := atMultiplier{hi: math.Inf(1)}
 		for i, d := range in.Rates {
 			w := in.weight(i)
+			f[i], df[i] = 0, 0
 			if d == 0 || w == 0 {
-				f[i] = 0
 				continue
 			}
 			q := 4 * w * d / nu
 			root := math.Sqrt(d*d + q)
 			f[i] = (q / 2) / (d + root)
+			df[i] = -q / (4 * nu * root)
 			c := in.count(i)
-			s += c * f[i]
-			ds -= c * q / (4 * nu * root)
+			m.s += c * f[i]
+			m.ds += c * df[i]
+			m.elasticity = max(m.elasticity, (d+root)/(2*root))
 		}
-		return s, ds
+		return m
 	}
 	// For pages that change far more often than they are crawled ρ_i ≈
 	// μ_i/ν, so Σμ/R is close when the budget is small.
 	start := startFrom(atGuess, guessed, func() float64 { return wsum / in.Budget })
-	solve, spend := reuseLast(eval)
-	lo, hi, ok := solveMultiplier(solve, in.Budget, start)
-	if !ok {
+	if !solvePlan(eval, in.Budget, start, f, df, make([]float64, len(f)), in.Counts) {
 		clear(f)
-		return plan, nil
 	}
-	spendBudget(spend, lo, hi, in.Budget, f, make([]float64, len(f)), in.Counts)
 	return plan, nil
 }
 

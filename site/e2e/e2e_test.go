@@ -17,6 +17,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -406,6 +407,10 @@ type keyboardState struct {
 	sliders []string
 }
 
+// hashedWasm matches the lab's module as the page fetches it: by the name
+// that carries its content's hash (wasm.json).
+var hashedWasm = regexp.MustCompile(`^/lab\.[0-9a-f]{12}\.wasm$`)
+
 var afterKeyboard keyboardState
 
 // TestBrowserKeyboardSlider moves the budget slider with real key events
@@ -681,10 +686,15 @@ func TestBrowserUploadGood(t *testing.T) {
 		if r.Method != http.MethodGet || strings.HasPrefix(r.Path, "/api/") || r.Body != 0 {
 			t.Errorf("the upload page sent %s; want only GETs of static files", r)
 		}
-		sawWasm = sawWasm || r.Path == "/lab.wasm"
+		// The module itself may come from the browser's cache (it is
+		// immutable); wasm.json, which names it, is always asked for.
+		sawWasm = sawWasm || hashedWasm.MatchString(r.Path) || r.Path == "/wasm.json"
 	}
 	if !sawWasm {
-		t.Errorf("the upload page never fetched /lab.wasm; requests seen:\n%v", reqs)
+		t.Errorf("the upload page never asked for the lab's module (wasm.json, /lab.<hash>.wasm); requests seen:\n%v", reqs)
+	}
+	if engine := evalJS[string](tb, `document.querySelector('#engine').textContent`); !strings.Contains(engine, "in this tab") {
+		t.Errorf("engine says %q; want the lab in this tab", engine)
 	}
 }
 
@@ -952,14 +962,22 @@ func TestBrowserServerEngine(t *testing.T) {
 		}
 		t.Logf("the engines' /api/run results agree; %d numbers differ in the last bits (ages, as core/synth documents)", inexact)
 	}
-	posts := 0
+	posts, charts := 0, 0
 	for _, r := range e.rec.Since(mark) {
 		if r.Method == http.MethodPost && r.Path == "/api/run" {
 			posts++
 		}
+		if r.Method == http.MethodPost && r.Path == "/api/chart" {
+			// Each chart is asked for once, by its spec, and drawn: no
+			// 404 for an id a server no longer holds, and no retry.
+			charts++
+			if r.Status != 200 {
+				t.Errorf("with ?engine=server POST /api/chart answered %d", r.Status)
+			}
+		}
 	}
-	if posts == 0 {
-		t.Error("with ?engine=server no POST /api/run reached the server")
+	if posts == 0 || charts == 0 {
+		t.Errorf("with ?engine=server %d POST /api/run and %d POST /api/chart reached the server", posts, charts)
 	}
 	st.shot("08-server-engine", "#experiment")
 }

@@ -71,6 +71,7 @@ import (
 	"github.com/refreshlab/refreshlab/core/api"
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/synth"
 	"github.com/refreshlab/refreshlab/site/e2e"
 	"github.com/refreshlab/refreshlab/site/e2e/bench/measure"
 	"github.com/refreshlab/refreshlab/wasm/handler"
@@ -631,7 +632,7 @@ func runBrowser(l *lab.Lab, native measure.Report, node *measure.Report) (*brows
 		})
 		fmt.Fprintln(os.Stderr, "bench: uploading a real-shaped log (mostly quiet pages, daily crawls for 1,328 days)…")
 		b.quiet = upload(browser, srv.URL+"/upload.html", func(w io.Writer) (e2e.LogShape, error) {
-			return e2e.WriteQuietCrawlLog(w, e2e.QuietLog.Pages, e2e.QuietLog.Sites, e2e.QuietLog.Days, 1)
+			return e2e.WriteQuietCrawlLog(w, synth.QuietLog.Pages, synth.QuietLog.Sites, synth.QuietLog.Days, 1)
 		})
 	}
 	return b, nil
@@ -1351,7 +1352,7 @@ func uploadRows(t *table, br *browserFigures, brErr error) {
 // quietRows reports the real-shaped log: its summary, then every policy
 // drawn as it finishes.
 func quietRows(t *table, u uploadFigure) {
-	name := fmt.Sprintf("real-shaped log: %s pages on %s sites, daily for %s days", thousands(e2e.QuietLog.Pages), thousands(e2e.QuietLog.Sites), thousands(e2e.QuietLog.Days))
+	name := fmt.Sprintf("real-shaped log: %s pages on %s sites, daily for %s days", thousands(synth.QuietLog.Pages), thousands(synth.QuietLog.Sites), thousands(synth.QuietLog.Days))
 	if u.err != nil {
 		t.fail(name, budgetQuietAll, u.err)
 		return

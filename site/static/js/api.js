@@ -198,18 +198,17 @@ class ServerEngine {
     }
   }
 
-  // The run, then each chart of its result by id; a server that no longer
-  // holds the result (another Worker instance, say) gets the result itself.
+  // The run, then each chart of it by its spec: a server that holds the
+  // result still draws it at once (its runs are remembered by spec), and
+  // one that does not (every request to the Cloudflare Worker starts
+  // afresh) runs the spec again, rather than answer 404 to an id and be
+  // sent the whole result, which a brief run's lacks the series of.
   async runWithCharts(spec, charts, onProgress, brief = false) {
     const run = await this.request('POST', '/api/run', { body: JSON.stringify(spec), query: brief ? 'brief=1' : '' });
     if (!run.ok) return { run, charts: [] };
-    const result = run.json();
     return {
       run,
-      charts: await Promise.all(charts.map(async (chart) => {
-        const byID = await this.request('POST', '/api/chart', { body: JSON.stringify({ id: result.id, chart }) });
-        return byID.status === 404 ? this.request('POST', '/api/chart', { body: JSON.stringify({ result, chart }) }) : byID;
-      })),
+      charts: await Promise.all(charts.map((chart) => this.request('POST', '/api/chart', { body: JSON.stringify({ spec, chart }) }))),
     };
   }
 }

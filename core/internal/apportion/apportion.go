@@ -1,20 +1,26 @@
-package sampling
+// Package apportion splits a whole number of units among entries in
+// proportion to their weights, each entry holding at most a limit: the
+// largest-remainder (Hamilton) method with caps. Sampling policies split a
+// sample among sites with it (Al-Qaaideh §3.3), and the monitoring
+// baselines split monitoring tasks among pages (Pandey et al. §5.1).
+package apportion
 
 import (
 	"math"
 	"slices"
 )
 
-// portion is one entry's share in a largest-remainder split.
-type portion struct {
+// Portion is one entry's share in a largest-remainder split; callers keep
+// a slice of them between calls as scratch.
+type Portion struct {
 	i    int
 	frac float64
 }
 
-// apportion adds to out[i] up to total units split in proportion to
-// weight[i] among the entries with a positive weight and room left
-// (out[i] < limit[i]). An entry whose share would exceed its room gets just
-// its room, and the others share what is left from scratch, again in
+// Split adds to out[i] up to total units split in proportion to weight[i]
+// among the entries with a positive weight and room left (out[i] <
+// limit[i]). An entry whose share would exceed its room gets just its
+// room, and the others share what is left from scratch, again in
 // proportion to their weights, until no share exceeds its entry's room;
 // then each entry gets the whole part of its share and the units left over
 // go to the largest fractional parts, ties in the order given (callers pass
@@ -22,11 +28,11 @@ type portion struct {
 // every entry with a positive weight is full. Only arithmetic and Floor
 // decide the split, so it is the same natively and in WebAssembly. scratch
 // is reused between calls.
-func apportion(total int, order []int, weight []float64, limit, out []int, scratch *[]portion) int {
+func Split(total int, order []int, weight []float64, limit, out []int, scratch *[]Portion) int {
 	ps := (*scratch)[:0]
 	for _, i := range order {
 		if weight[i] > 0 && out[i] < limit[i] {
-			ps = append(ps, portion{i: i})
+			ps = append(ps, Portion{i: i})
 		}
 	}
 	given := 0
@@ -38,7 +44,7 @@ func apportion(total int, order []int, weight []float64, limit, out []int, scrat
 		}
 		// Entries whose share reaches their room are filled and leave.
 		full := false
-		ps = slices.DeleteFunc(ps, func(p portion) bool {
+		ps = slices.DeleteFunc(ps, func(p Portion) bool {
 			room := limit[p.i] - out[p.i]
 			if weight[p.i]*float64(d)/sum < float64(room) {
 				return false
@@ -59,7 +65,7 @@ func apportion(total int, order []int, weight []float64, limit, out []int, scrat
 			floor += int(fl)
 			ps[k].frac = q - fl
 		}
-		slices.SortStableFunc(ps, func(a, b portion) int {
+		slices.SortStableFunc(ps, func(a, b Portion) int {
 			switch {
 			case a.frac > b.frac:
 				return -1
