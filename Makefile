@@ -4,7 +4,8 @@
 #                Node, the browser tests in headless Chromium (installed
 #                with apt-get when missing), the Cloudflare Worker under
 #                wrangler dev (installed with npm), and staticcheck
-# Also: make cli (bin/refresh-lab, the server and command line), make bench
+# Also: make cli (bin/refresh-lab, the server and command line), make
+# pipeline (the Beam pipeline on this machine; see the README), make bench
 # (speed and size figures beside their budgets, which
 # site/e2e/bench/main.go states), make worker (the Cloudflare Worker
 # build), make worker-test (the Worker run locally), make dist-zip (the site as one archive for a static host), make
@@ -30,7 +31,7 @@ TEMML        := site/node_modules/.package-lock.json
 # The core's packages, tested natively and under WebAssembly.
 CORE := ./core/...
 
-.PHONY: all site wasm cli serve test test-go staticcheck test-wasm test-browser bench worker worker-test dist-zip clean tools
+.PHONY: all site wasm cli serve pipeline test test-go staticcheck test-wasm test-browser bench worker worker-test dist-zip clean tools
 
 all: site wasm worker
 
@@ -66,6 +67,18 @@ cli:
 
 serve: site wasm cli
 	PORT=$(PORT) SITE_DIR=$(DIST) ./bin/refresh-lab
+
+# The Apache Beam pipeline (core/pipeline, command wasm/beam) on this
+# machine with the Prism runner: every page's change rate, per-site
+# aggregates, a crawl-log sample and a summary, written to PIPELINE_OUT.
+# By default over the example Common Crawl index; see the README for
+# other files and for Dataflow or Flink.
+PIPELINE_INPUT  ?= datasets/example-captures.cdxj
+PIPELINE_FORMAT ?= cdxj
+PIPELINE_OUT    ?= bin/pipeline-out
+PIPELINE_SAMPLE ?= 1000
+pipeline:
+	$(GO) run ./wasm/beam -input '$(PIPELINE_INPUT)' -format $(PIPELINE_FORMAT) -output $(PIPELINE_OUT) -sample $(PIPELINE_SAMPLE)
 
 # The site as one archive an instructor unpacks on any static host, at its
 # root or under a sub-path: every page, lesson and script, and the module

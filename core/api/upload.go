@@ -22,14 +22,16 @@ const (
 	FormatCDX          = dataset.FormatCDX          // a web archive's CDX index: captures, read as crawls
 	FormatCDXJ         = dataset.FormatCDXJ         // CDXJ (pywb, Common Crawl's index files)
 	FormatJSONL        = dataset.FormatJSONL        // JSON lines (canonical fields, or the Common Crawl index server's)
+	FormatRates        = dataset.FormatRates        // CSV, one row per page and its change rate (core/pipeline's rates.csv): dataset.ReadRates
 )
 
 // formats lists the upload formats, in the order messages name them.
-var formats = []string{FormatCrawlLog, FormatChangeEvents, FormatCDX, FormatCDXJ, FormatJSONL}
+var formats = []string{FormatCrawlLog, FormatChangeEvents, FormatCDX, FormatCDXJ, FormatJSONL, FormatRates}
 
 // upload reads a log from the body (gzip-compressed or not) and adds it to
 // the lab. Query: format (crawl-log, the default; change-events; cdx,
-// cdxj, jsonl), name (shown as the dataset's name), cycle (the cycle
+// cdxj, jsonl; rates, pages and their change rates for the schedule
+// kind), name (shown as the dataset's name), cycle (the cycle
 // length: seconds, or a duration such as 12h or 1d; default inferred for
 // crawl logs and captures, one day for change events), sep (the CSV
 // formats' separator: a single character, or "tab"), columns (a column
@@ -115,12 +117,16 @@ func (rt *Router) read(req Request) (*dataset.Dataset, string, any, Response, bo
 		sum any
 		err error
 	)
-	if format != FormatChangeEvents {
-		var s *dataset.CrawlLogSummary
-		d, s, err = dataset.ReadCrawlLog(bytes.NewReader(req.Body),
-			dataset.CrawlLogOptions{Name: req.Query.Get("name"), Format: format, Layout: layout, CycleLength: cycle, Progress: req.Progress})
-		sum = s
-	} else {
+	switch format {
+	case FormatRates:
+		if cycle != 0 {
+			return fail(fieldError("cycle", fmt.Errorf("a rates file has no cycles")))
+		}
+		d, err = dataset.ReadRates(bytes.NewReader(req.Body), dataset.RatesOptions{Name: req.Query.Get("name"), Layout: layout})
+		if err == nil {
+			sum = map[string]any{"format": format, "pages": len(d.Pages), "sites": len(d.Sites)}
+		}
+	case FormatChangeEvents:
 		opt := dataset.EventLogOptions{Name: req.Query.Get("name"), Layout: layout, CycleLength: cycle, Progress: req.Progress}
 		if m := strings.TrimSpace(req.Query.Get("merge")); m != "" {
 			if opt.Merge, err = parseMerge(m); err != nil {
@@ -139,6 +145,11 @@ func (rt *Router) read(req Request) (*dataset.Dataset, string, any, Response, bo
 		}
 		var s *dataset.EventLogSummary
 		d, s, err = dataset.ReadEventLog(bytes.NewReader(req.Body), opt)
+		sum = s
+	default:
+		var s *dataset.CrawlLogSummary
+		d, s, err = dataset.ReadCrawlLog(bytes.NewReader(req.Body),
+			dataset.CrawlLogOptions{Name: req.Query.Get("name"), Format: format, Layout: layout, CycleLength: cycle, Progress: req.Progress})
 		sum = s
 	}
 	if err != nil {

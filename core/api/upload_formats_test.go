@@ -118,7 +118,7 @@ func TestUploadFormats(t *testing.T) {
 		{"a separator for CDX", "format=cdx&sep=;", cdx, 400, field("field", "sep")},
 		{"CDX read as a crawl log", "", cdx, 400, field("format", "cdx")},
 		{"UTF-16", "", "\xff\xfep\x00a\x00g\x00e\x00", 400, field("hint", "the file looks like UTF-16; save it as UTF-8")},
-		{"unknown format", "format=warc", cdx, 400, errorContains(`"crawl-log", "change-events", "cdx", "cdxj" or "jsonl"`)},
+		{"unknown format", "format=warc", cdx, 400, errorContains(`"crawl-log", "change-events", "cdx", "cdxj", "jsonl" or "rates"`)},
 	}
 	runUploads(t, rt, tests)
 }

@@ -162,7 +162,7 @@ func checkColumns(m map[string]string, roles []role, format string) error {
 // checkLayout checks a layout's options against the format.
 func checkLayout(l Layout, roles []role, format string) error {
 	if l.Sep != 0 {
-		if format != FormatCrawlLog && format != FormatChangeEvents {
+		if format != FormatCrawlLog && format != FormatChangeEvents && format != FormatRates {
 			return &OptionError{"sep", fmt.Errorf("%s files have no separator to choose (it is for the CSV formats, %s and %s)", format, FormatCrawlLog, FormatChangeEvents)}
 		}
 		if l.Sep == '"' || l.Sep == '#' || l.Sep == '\r' || l.Sep == '\n' || l.Sep == 0xFFFD || !unicode.IsPrint(l.Sep) && l.Sep != '\t' {

@@ -167,18 +167,7 @@ func ReadCrawlLog(r io.Reader, opt CrawlLogOptions) (*Dataset, *CrawlLogSummary,
 	if opt.CycleLength < 0 || math.IsNaN(opt.CycleLength) || math.IsInf(opt.CycleLength, 0) {
 		return nil, nil, fmt.Errorf("dataset: crawl log: cycle length %v: expected a positive number of seconds, or 0 to infer it", opt.CycleLength)
 	}
-	if opt.Format == "" {
-		opt.Format = FormatCrawlLog
-	}
-	roles := captureRoles
-	switch opt.Format {
-	case FormatCrawlLog:
-		roles = crawlRoles
-	case FormatCDX, FormatCDXJ, FormatJSONL:
-	default:
-		return nil, nil, fmt.Errorf("dataset: crawl log: format %q: expected %s, %s, %s or %s", opt.Format, FormatCrawlLog, FormatCDX, FormatCDXJ, FormatJSONL)
-	}
-	lr, err := newLogRead(r, opt.Format, opt.Layout, roles, opt.Progress)
+	lr, err := newCrawlRead(r, &opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -190,6 +179,33 @@ func ReadCrawlLog(r io.Reader, opt CrawlLogOptions) (*Dataset, *CrawlLogSummary,
 		opt.Progress(lr.in.consumed())
 	}
 	return d, sum, nil
+}
+
+// newCrawlRead prepares to read a crawl log or capture index as opt says,
+// its format defaulted to FormatCrawlLog.
+func newCrawlRead(r io.Reader, opt *CrawlLogOptions) (*logRead, error) {
+	if opt.Format == "" {
+		opt.Format = FormatCrawlLog
+	}
+	roles := captureRoles
+	switch opt.Format {
+	case FormatCrawlLog:
+		roles = crawlRoles
+	case FormatCDX, FormatCDXJ, FormatJSONL:
+	default:
+		return nil, fmt.Errorf("dataset: crawl log: format %q: expected %s, %s, %s or %s", opt.Format, FormatCrawlLog, FormatCDX, FormatCDXJ, FormatJSONL)
+	}
+	return newLogRead(r, opt.Format, opt.Layout, roles, opt.Progress)
+}
+
+// readHeader reads the header record, noting its line.
+func (lr *logRead) readHeader() ([]string, error) {
+	rec, line, err := lr.src.header()
+	if err != nil {
+		return nil, err
+	}
+	lr.headerLine = max(line, 1)
+	return rec, nil
 }
 
 // newLogRead prepares to read a log of the given format from r, crawl
@@ -206,7 +222,7 @@ func newLogRead(r io.Reader, format string, l Layout, roles []role, progress fun
 	}
 	lr := &logRead{in: in, format: format, roles: roles, colMap: l.Columns, sep: cmp.Or(l.Sep, ','), size: in.size}
 	switch format {
-	case FormatCrawlLog, FormatChangeEvents:
+	case FormatCrawlLog, FormatChangeEvents, FormatRates:
 		if line, n := in.firstLine(); n > 0 {
 			if err := wrongFormat(line, n, format, false); err != nil {
 				return nil, err
@@ -270,11 +286,10 @@ type usedColumn struct {
 }
 
 func (lr *logRead) read(opt CrawlLogOptions) (*Dataset, *CrawlLogSummary, error) {
-	rec, line, err := lr.src.header()
+	rec, err := lr.readHeader()
 	if err != nil {
 		return nil, nil, err
 	}
-	lr.headerLine = max(line, 1)
 	sum := &CrawlLogSummary{Format: lr.format, Columns: []string{}, Ignored: []string{}}
 	if err := lr.parseHeader(rec, sum); err != nil {
 		return nil, nil, err
@@ -572,10 +587,23 @@ func (lr *logRead) tooLong(i int, s string) *ParseError {
 // checkRow refuses a row beyond the row limit (what names the rows, say
 // "crawl rows") or with a field over the size limit.
 func (lr *logRead) checkRow(rec []string, what string) error {
+	if err := lr.checkLimit(what); err != nil {
+		return err
+	}
+	return lr.checkFields(rec)
+}
+
+// checkLimit refuses a row beyond the row limit.
+func (lr *logRead) checkLimit(what string) error {
 	if lr.rows >= maxCrawlRows {
 		line, _ := lr.src.pos(0)
 		return &ParseError{Line: line, Expected: fmt.Sprintf("at most %d %s", maxCrawlRows, what), Got: "more", described: true}
 	}
+	return nil
+}
+
+// checkFields refuses a row with a field over the size limit.
+func (lr *logRead) checkFields(rec []string) error {
 	for i, f := range rec {
 		if len(f) > maxFieldBytes {
 			return lr.tooLong(i, f)
@@ -672,51 +700,23 @@ func robotsTxt(u string) bool {
 
 // row reads one crawl row.
 func (lr *logRead) row(rec []string) error {
-	if err := lr.checkRow(rec, "crawl rows"); err != nil {
+	if err := lr.checkLimit("crawl rows"); err != nil {
 		return err
 	}
-	if lr.capture {
-		if why := lr.notCapture(rec); why != "" {
-			lr.drop(why)
-			return nil
-		}
-	}
-
-	// Time.
-	t, err := lr.timeAt(rec, lr.colTime)
+	c, why, err := lr.parseRow(rec)
 	if err != nil {
 		return err
 	}
-
-	// Change.
-	var changed bool
-	var h uint64
-	cv := trim(rec[lr.colChange])
-	if lr.useHash {
-		if cv == "" {
-			return lr.emptyError(lr.colChange, "a hash (any non-empty text)")
-		}
-		f := fnv.New64a()
-		f.Write([]byte(cv))
-		h = f.Sum64()
-	} else {
-		var ok bool
-		if changed, ok = parseChanged(cv); !ok {
-			if cv == "" {
-				return lr.emptyError(lr.colChange, expectChanged)
-			}
-			return lr.fieldError(lr.colChange, expectChanged, cv)
-		}
+	if why != "" {
+		lr.drop(why)
+		return nil
 	}
+	t, changed, h := c.t, c.changed, c.h
 
 	// Page, and its site on first sight.
-	id := trim(rec[lr.colPage])
-	if id == "" {
-		return lr.emptyError(lr.colPage, "a page id")
-	}
-	p, seen := lr.pageIndex[id]
+	p, seen := lr.pageIndex[c.id]
 	if !seen {
-		if p, err = lr.newPage(rec, id); err != nil {
+		if p, err = lr.newPage(rec, c.id); err != nil {
 			return err
 		}
 	} else if err := lr.checkSite(rec, p); err != nil {
@@ -752,41 +752,76 @@ func (lr *logRead) row(rec []string) error {
 	return nil
 }
 
+// parsedRow is what one row of a crawl log says, before its page is looked
+// up: the page's id, the time, and the change (the flag, or the FNV-1a hash
+// of the content hash).
+type parsedRow struct {
+	id      string
+	t       int64
+	changed bool
+	h       uint64
+}
+
+// parseRow reads the page id, time and change of one row, or says why the
+// row is not a capture of a page (the capture formats); ReadCrawlLog and
+// ScanCrawlLog share it. The id shares rec's buffer.
+func (lr *logRead) parseRow(rec []string) (parsedRow, string, error) {
+	var c parsedRow
+	if err := lr.checkFields(rec); err != nil {
+		return c, "", err
+	}
+	if lr.capture {
+		if why := lr.notCapture(rec); why != "" {
+			return c, why, nil
+		}
+	}
+
+	// Time.
+	t, err := lr.timeAt(rec, lr.colTime)
+	if err != nil {
+		return c, "", err
+	}
+	c.t = t
+
+	// Change.
+	cv := trim(rec[lr.colChange])
+	if lr.useHash {
+		if cv == "" {
+			return c, "", lr.emptyError(lr.colChange, "a hash (any non-empty text)")
+		}
+		f := fnv.New64a()
+		f.Write([]byte(cv))
+		c.h = f.Sum64()
+	} else {
+		var ok bool
+		if c.changed, ok = parseChanged(cv); !ok {
+			if cv == "" {
+				return c, "", lr.emptyError(lr.colChange, expectChanged)
+			}
+			return c, "", lr.fieldError(lr.colChange, expectChanged, cv)
+		}
+	}
+
+	c.id = trim(rec[lr.colPage])
+	if c.id == "" {
+		return c, "", lr.emptyError(lr.colPage, "a page id")
+	}
+	return c, "", nil
+}
+
 // presizeAfter is the number of rows after which a reader estimates the
 // number of rows of an input of known size.
 const presizeAfter = 1024
 
 // newPage adds the page with the given id, finding its site.
 func (lr *logRead) newPage(rec []string, id string) (int32, error) {
+	u, site, err := lr.pageSite(rec, id)
+	if err != nil {
+		return 0, err
+	}
 	id = strings.Clone(id) // rec's strings share one buffer per line
-	u := id
-	if lr.colURL >= 0 {
-		if v := trim(rec[lr.colURL]); v != "" || lr.colSite < 0 {
-			u = strings.Clone(v)
-		} // else an empty URL: keep the id as the page's URL
-	}
-	var site string
-	if lr.colSite >= 0 {
-		site = strings.TrimSpace(rec[lr.colSite])
-		if site == "" {
-			return 0, lr.emptyError(lr.colSite, "a site name")
-		}
-	} else {
-		col := lr.colPage
-		if lr.colURL >= 0 {
-			col = lr.colURL
-		}
-		site = urlHost(u)
-		if site == "" {
-			if u == "" {
-				return 0, lr.emptyError(col, "a URL with a host, since there is no site column")
-			}
-			return 0, lr.fieldError(col, "a URL with a host, since there is no site column", u)
-		}
-	}
 	s, ok := lr.siteIndex[site]
 	if !ok {
-		site = strings.Clone(site)
 		s = int32(len(lr.sites))
 		lr.sites = append(lr.sites, site)
 		lr.siteIndex[site] = s
@@ -795,6 +830,39 @@ func (lr *logRead) newPage(rec []string, id string) (int32, error) {
 	lr.pages = append(lr.pages, Page{URL: u, Site: s})
 	lr.pageIndex[id] = p
 	return p, nil
+}
+
+// pageSite returns the URL and the site of the page with the given id as
+// its row gives them (copies, not sharing rec's buffer): the url column
+// when there is one and it is not empty, else the id; the site column, else
+// the URL's host.
+func (lr *logRead) pageSite(rec []string, id string) (u, site string, err error) {
+	u = id
+	if lr.colURL >= 0 {
+		if v := trim(rec[lr.colURL]); v != "" || lr.colSite < 0 {
+			u = v
+		} // else an empty URL: keep the id as the page's URL
+	}
+	u = strings.Clone(u)
+	if lr.colSite >= 0 {
+		site = strings.TrimSpace(rec[lr.colSite])
+		if site == "" {
+			return "", "", lr.emptyError(lr.colSite, "a site name")
+		}
+		return u, strings.Clone(site), nil
+	}
+	col := lr.colPage
+	if lr.colURL >= 0 {
+		col = lr.colURL
+	}
+	site = urlHost(u)
+	if site == "" {
+		if u == "" {
+			return "", "", lr.emptyError(col, "a URL with a host, since there is no site column")
+		}
+		return "", "", lr.fieldError(col, "a URL with a host, since there is no site column", u)
+	}
+	return u, site, nil
 }
 
 // trim is strings.TrimSpace, faster when there is nothing to trim, as
@@ -1229,6 +1297,24 @@ func daysFromCivil(y, m, d int) int64 {
 	return int64(era)*146097 + int64(doe) - 719468
 }
 
+// CrawlLogHeader is the header of the crawl logs WriteCrawlLog writes.
+const CrawlLogHeader = "page,site,time,changed\n"
+
+// AppendCrawlRow appends to b a crawl log row under CrawlLogHeader: the
+// page, its site, the time ts (RFC 3339) and the change, 1 or 0, quoting
+// the page and site where CSV needs it.
+func AppendCrawlRow(b []byte, page, site string, ts []byte, changed bool) []byte {
+	b = appendCSVField(b, page)
+	b = append(b, ',')
+	b = appendCSVField(b, site)
+	b = append(b, ',')
+	b = append(b, ts...)
+	if changed {
+		return append(b, ",1\n"...)
+	}
+	return append(b, ",0\n"...)
+}
+
 // WriteCrawlLog writes d as a canonical crawl log, so that bundled datasets
 // can be exported and read back: header page,site,time,changed; one row per
 // page per cycle boundary (boundary 0, the initial crawl of every page at
@@ -1261,7 +1347,7 @@ func WriteCrawlLog(w io.Writer, d *Dataset, start time.Time) error {
 		L = 86400
 	}
 	bw := bufio.NewWriter(w)
-	bw.WriteString("page,site,time,changed\n")
+	bw.WriteString(CrawlLogHeader)
 	mark := make([]bool, len(d.Pages))
 	var buf []byte
 	for b := 0; b <= d.Truth.Cycles(); b++ {
@@ -1274,16 +1360,7 @@ func WriteCrawlLog(w io.Writer, d *Dataset, start time.Time) error {
 		t := start.Add(time.Duration(math.Round(float64(b) * L * 1e9))).UTC()
 		ts := t.AppendFormat(nil, time.RFC3339Nano)
 		for i, p := range d.Pages {
-			buf = appendCSVField(buf[:0], p.URL)
-			buf = append(buf, ',')
-			buf = appendCSVField(buf, d.Sites[p.Site])
-			buf = append(buf, ',')
-			buf = append(buf, ts...)
-			if mark[i] {
-				buf = append(buf, ",1\n"...)
-			} else {
-				buf = append(buf, ",0\n"...)
-			}
+			buf = AppendCrawlRow(buf[:0], p.URL, d.Sites[p.Site], ts, mark[i])
 			if _, err := bw.Write(buf); err != nil {
 				return err
 			}

@@ -19,6 +19,7 @@ const (
 	FormatCDX          = "cdx"           // a web archive's CDX index (Wayback Machine, pywb): ReadCrawlLog
 	FormatCDXJ         = "cdxj"          // CDXJ (pywb, Common Crawl's index files): ReadCrawlLog
 	FormatJSONL        = "jsonl"         // JSON lines: canonical fields, or the Common Crawl index server's: ReadCrawlLog
+	FormatRates        = "rates"         // CSV, one row per page and its estimated change rate: ReadRates
 )
 
 // input is the byte stream a log is read from: the file's bytes as given,

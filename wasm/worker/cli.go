@@ -75,7 +75,7 @@ func runFlags(stderr io.Writer) (*flag.FlagSet, *runOptions) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.log, "log", "", "a log `FILE` to run the spec on")
-	fs.StringVar(&o.format, "format", "", "the log's format: crawl-log (the default), change-events, cdx, cdxj or jsonl")
+	fs.StringVar(&o.format, "format", "", "the log's format: crawl-log (the default), change-events, cdx, cdxj, jsonl, or rates (the Beam pipeline's rates.csv, for a schedule spec)")
 	fs.StringVar(&o.columns, "columns", "", "which of the log's columns hold what (`MAP` such as page=url,time=crawled_at, as POST /api/datasets takes it)")
 	fs.StringVar(&o.sep, "sep", "", "a CSV log's separator: one character such as ';', or tab (default ',')")
 	fs.StringVar(&o.cycle, "cycle", "", "the cycle length: seconds, or a duration such as 12h or 1d (default: inferred, or 1d for change events)")

@@ -78,17 +78,18 @@ import (
 )
 
 var (
-	dist    = flag.String("dist", "site/dist", "the built site (make site wasm)")
-	minDur  = flag.Duration("min", 200*time.Millisecond, "shortest timed run per policy and dataset")
-	presses = flag.Int("presses", 50, "slider key presses per lesson")
-	lessons = flag.String("lessons", "", "press sliders only on lessons whose id matches this regular expression (default every lesson)")
-	pages   = flag.Int("pages", 20000, "pages of the generated upload (in 20 sites)")
-	crawls  = flag.Int("crawls", 50, "daily crawls of each page in the generated upload")
-	noNode  = flag.Bool("no-node", false, "skip the WebAssembly-in-Node measurements")
-	noBrow  = flag.Bool("no-browser", false, "skip the headless Chromium measurements")
-	only    = flag.String("only", "", "measure only these parts, comma-separated: throughput, slider, upload, size (default all)")
-	outFlag = flag.String("out", "", "also write the report as Markdown to this file (make bench: site/e2e/bench/figures.md)")
-	offFlag = flag.String("off", "", "latency mechanisms to switch off on the lesson pages, comma-separated (experiment.js: lookahead, keysahead, thin, helper), to measure what each saves")
+	dist     = flag.String("dist", "site/dist", "the built site (make site wasm)")
+	minDur   = flag.Duration("min", 200*time.Millisecond, "shortest timed run per policy and dataset")
+	presses  = flag.Int("presses", 50, "slider key presses per lesson")
+	lessons  = flag.String("lessons", "", "press sliders only on lessons whose id matches this regular expression (default every lesson)")
+	pages    = flag.Int("pages", 20000, "pages of the generated upload (in 20 sites)")
+	crawls   = flag.Int("crawls", 50, "daily crawls of each page in the generated upload")
+	noNode   = flag.Bool("no-node", false, "skip the WebAssembly-in-Node measurements")
+	noBrow   = flag.Bool("no-browser", false, "skip the headless Chromium measurements")
+	only     = flag.String("only", "", "measure only these parts, comma-separated: throughput, slider, upload, size, pipeline (default all)")
+	pipeRows = flag.Int("pipeline-rows", 3_000_000, "rows of the generated crawl log the Beam pipeline reads (in 4 gzip shards)")
+	outFlag  = flag.String("out", "", "also write the report as Markdown to this file (make bench: site/e2e/bench/figures.md)")
+	offFlag  = flag.String("off", "", "latency mechanisms to switch off on the lesson pages, comma-separated (experiment.js: lookahead, keysahead, thin, helper), to measure what each saves")
 )
 
 // part reports whether the part name is to be measured.
@@ -234,6 +235,10 @@ func main() {
 	}
 	if part("size") {
 		sizeRows(&t)
+	}
+	if part("pipeline") {
+		fmt.Fprintf(os.Stderr, "bench: the Beam pipeline on %s rows (Prism, this machine)…\n", thousands(*pipeRows))
+		pipelineRows(&t, br, brErr)
 	}
 	fmt.Println()
 	t.print(os.Stdout)

@@ -1,0 +1,133 @@
+package dataset
+
+import (
+	"cmp"
+	"errors"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Capture is one crawl of a page as a row of a crawl log or capture index
+// gives it, before the pages are gathered: what ScanCrawlLog hands on.
+type Capture struct {
+	Page string // the page's id (its URL, or the page column)
+	URL  string // the page's URL; the id when the log gives none
+	Site string // the site column, else the URL's host
+	Time int64  // unix nanoseconds
+	// Changed is the row's change flag in a log with a changed column; in a
+	// log with a hash column it is false until MarkChanges compares digests.
+	Changed bool
+	// Hashed says the log has a hash column: the change is a new Digest.
+	Hashed bool
+	// Digest is the FNV-1a 64-bit hash of the row's content hash, in a log
+	// with a hash column; 0 otherwise.
+	Digest uint64
+	Line   int // the row's line in its file
+	// File tells apart the files of an input read in several (a hash of
+	// the file's name, say): ScanCrawlLog leaves it 0 for its caller to set.
+	File uint64
+}
+
+// Scan describes what ScanCrawlLog read.
+type Scan struct {
+	Format    string         // the file's format
+	Rows      int            // captures handed on
+	Dropped   map[string]int // rows that are not captures of a page, by why (the capture formats)
+	Malformed int            // rows ReadCrawlLog would refuse, skipped
+	UseHash   bool           // changes come from a hash column (MarkChanges compares digests)
+}
+
+// ScanCrawlLog reads a crawl log or capture index as ReadCrawlLog does (the
+// same formats, layouts, captures and time formats, gzip recognised by its
+// first bytes) but row by row, without gathering pages or cycles, for
+// inputs too large for one process: each capture goes to each, and each row
+// that ReadCrawlLog would refuse goes to bad, as the same *ParseError, and
+// the scan goes on. Rows beyond ReadCrawlLog's row limit are read too; a
+// page's rows naming different sites are each handed on as they are.
+// A fault of the file as a whole (its encoding, its header, a broken gzip
+// stream, a line over the length limit) ends the scan with an error, as
+// does an error each returns.
+func ScanCrawlLog(r io.Reader, opt CrawlLogOptions, each func(Capture) error, bad func(*ParseError)) (*Scan, error) {
+	lr, err := newCrawlRead(r, &opt)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := lr.readHeader()
+	if err != nil {
+		return nil, err
+	}
+	if err := lr.parseHeader(rec, &CrawlLogSummary{}); err != nil {
+		return nil, err
+	}
+	lr.src.strict()
+	lr.dropped = make(map[string]int)
+	sc := &Scan{Format: lr.format, UseHash: lr.useHash}
+	lastBad := 0 // the line of the last record the reader could not split
+	for {
+		rec, err := lr.src.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			// A record the reader could not split is skipped like a bad
+			// row, as long as the reader moves past it.
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Line <= lastBad {
+				return nil, err
+			}
+			lastBad = pe.Line
+			sc.Malformed++
+			bad(pe)
+			continue
+		}
+		c, why, err := lr.parseRow(rec)
+		var u, site string
+		if err == nil && why == "" {
+			u, site, err = lr.pageSite(rec, c.id)
+		}
+		switch {
+		case why != "":
+			lr.drop(why)
+		case err != nil:
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				return nil, err
+			}
+			sc.Malformed++
+			bad(pe)
+		default:
+			line, _ := lr.src.pos(lr.colTime)
+			if err := each(Capture{Page: strings.Clone(c.id), URL: u, Site: site, Time: c.t, Changed: c.changed, Hashed: lr.useHash, Digest: c.h, Line: line}); err != nil {
+				return nil, err
+			}
+			sc.Rows++
+		}
+	}
+	if len(lr.dropped) > 0 {
+		sc.Dropped = lr.dropped
+	}
+	if opt.Progress != nil {
+		opt.Progress(lr.in.consumed())
+	}
+	return sc, nil
+}
+
+// SortCaptures puts one page's captures in time order, ties in the order
+// of order (a position in the input, such as the file and line; ReadCrawlLog
+// keeps ties in file order).
+func SortCaptures(cs []Capture, order func(a, b *Capture) int) {
+	slices.SortStableFunc(cs, func(a, b Capture) int {
+		return cmp.Or(cmp.Compare(a.Time, b.Time), order(&a, &b))
+	})
+}
+
+// MarkChanges sets, in one page's captures in time order from a log with a
+// hash column, each capture's Changed: a change is a digest unlike the
+// previous capture's, as ReadCrawlLog reads it. The first capture has no
+// previous one and is left unchanged.
+func MarkChanges(cs []Capture) {
+	for j := range cs {
+		cs[j].Changed = j > 0 && cs[j].Digest != cs[j-1].Digest
+	}
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+
+	"github.com/refreshlab/refreshlab/core/pipeline"
+	"github.com/refreshlab/refreshlab/site/e2e"
+)
+
+// pipelineFigure is the Beam pipeline's run on a generated log.
+type pipelineFigure struct {
+	rows, pages int
+	bytes       int64 // compressed, in all shards
+	wall        time.Duration
+	cpu         time.Duration // user and system time of this process (the Prism runner and its workers run in it)
+	counters    pipeline.Counters
+	err         error
+}
+
+// runPipeline writes a generated crawl log of about rows rows (20 sites,
+// 50 daily crawls a page, as the browser's upload) in 4 gzip shards, each
+// with the header and every fourth row, and times core/pipeline's whole
+// run on them with the Prism runner in this process: reading, grouping by
+// page, estimating, and writing every output.
+func runPipeline(rows int) pipelineFigure {
+	var f pipelineFigure
+	dir, err := os.MkdirTemp("", "refreshlab-pipeline-bench-")
+	if err != nil {
+		f.err = err
+		return f
+	}
+	defer os.RemoveAll(dir)
+	const sites, crawls, shards = 20, 50, 4
+	var log bytes.Buffer
+	shape, err := e2e.WriteCrawlLog(&log, sites, max(1, rows/crawls/sites), crawls)
+	if err != nil {
+		f.err = err
+		return f
+	}
+	f.rows, f.pages = shape.Rows, shape.Pages
+	header, body, _ := bytes.Cut(log.Bytes(), []byte("\n"))
+	var zs [shards]*gzip.Writer
+	var files [shards]*os.File
+	for i := range shards {
+		if files[i], err = os.Create(filepath.Join(dir, fmt.Sprintf("log-%05d.csv.gz", i))); err != nil {
+			f.err = err
+			return f
+		}
+		zs[i] = gzip.NewWriter(files[i])
+		zs[i].Write(header)
+		zs[i].Write([]byte("\n"))
+	}
+	for i := 0; len(body) > 0; i++ {
+		line, rest, _ := bytes.Cut(body, []byte("\n"))
+		zs[i%shards].Write(line)
+		zs[i%shards].Write([]byte("\n"))
+		body = rest
+	}
+	for i := range shards {
+		if err := zs[i].Close(); err != nil {
+			f.err = err
+		}
+		if st, err := files[i].Stat(); err == nil {
+			f.bytes += st.Size()
+		}
+		files[i].Close()
+	}
+	if f.err != nil {
+		return f
+	}
+	out := filepath.Join(dir, "out")
+	if f.err = os.Mkdir(out, 0o755); f.err != nil {
+		return f
+	}
+	beam.Init()
+	start, cpu0 := time.Now(), cpuTime()
+	f.counters, f.err = pipeline.Run(context.Background(), "prism", pipeline.Options{
+		Inputs: []string{filepath.Join(dir, "log-*.csv.gz")}, Sample: 1000, Seed: 1, Output: out})
+	f.wall, f.cpu = time.Since(start), cpuTime()-cpu0
+	if f.err == nil && (f.counters[pipeline.CounterCaptures] != int64(f.rows) || f.counters[pipeline.CounterURLs] != int64(f.pages)) {
+		f.err = fmt.Errorf("the pipeline counted %d captures of %d URLs, wrote %d rows of %d pages", f.counters[pipeline.CounterCaptures], f.counters[pipeline.CounterURLs], f.rows, f.pages)
+	}
+	return f
+}
+
+// pipelineRows reports the pipeline's throughput beside the browser
+// reader's on its million-row upload.
+func pipelineRows(t *table, br *browserFigures, brErr error) {
+	t.section("pipeline: the Beam pipeline (core/pipeline, Prism runner in this process) on a generated crawl log in 4 gzip shards, every output written; beside it the browser's reader")
+	f := runPipeline(*pipeRows)
+	name := fmt.Sprintf("%s rows (%s pages, %.0f MB gzip) → rates, sites, sample, summary", thousands(f.rows), thousands(f.pages), float64(f.bytes)/1e6)
+	if f.err != nil {
+		t.fail(name, report, f.err)
+	} else {
+		t.add(name, fmt.Sprintf("%.1f s, %s rows/s (CPU %.1f s: %s rows per CPU-second)", f.wall.Seconds(), thousands(int(float64(f.rows)/f.wall.Seconds())),
+			f.cpu.Seconds(), thousands(int(float64(f.rows)/f.cpu.Seconds()))), report, "")
+	}
+	switch {
+	case brErr != nil:
+		t.fail("the browser's reader", report, brErr)
+	case br.upload.err != nil:
+		t.fail("the browser's reader", report, br.upload.err)
+	default:
+		u := br.upload
+		t.add(fmt.Sprintf("the browser's reader: %s rows → summary (upload above)", thousands(u.rows)),
+			fmt.Sprintf("%s rows/s", thousands(int(float64(u.rows)/(u.pageMs/1000)))), report, "")
+	}
+}
+
+// cpuTime is the user and system time this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
