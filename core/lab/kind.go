@@ -12,7 +12,8 @@ import (
 )
 
 // A Kind is an experiment kind that plugs into the lab: it names its
-// policies, metrics, facts and chart types, checks and completes its part
+// policies, metrics, facts, spec fields and chart types, checks and
+// completes its part
 // of a spec, and runs it. The lab makes the checks every kind shares before
 // it asks the kind (Kind.Resolve): the dataset exists, the repeats are in
 // range, there is at least one policy and at most MaxPolicies, each is a
@@ -39,6 +40,10 @@ type Kind interface {
 	// Charts lists the ids of the chart types (core/api) that draw the
 	// kind's results.
 	Charts() []string
+	// Fields lists the kind's own members of a spec that controls,
+	// predictions and sweeps may set (their Kind is set to ID), such as
+	// "monitor.tracking".
+	Fields() []SpecField
 	// DefaultRepeats is the repeats of a spec that gives none.
 	DefaultRepeats() int
 	// Resolve checks the kind's own fields of spec, whose shared fields
@@ -81,6 +86,19 @@ func Register(k Kind) {
 		Facts = append(Facts, f)
 	}
 	registered = append(registered, k)
+}
+
+// registeredFields lists the spec fields of the registered kinds, each
+// marked with its kind.
+func registeredFields() []SpecField {
+	var fs []SpecField
+	for _, k := range registered {
+		for _, f := range k.Fields() {
+			f.Kind = k.ID()
+			fs = append(fs, f)
+		}
+	}
+	return fs
 }
 
 // Registered lists the kinds added by Register.

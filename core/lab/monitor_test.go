@@ -232,3 +232,39 @@ func TestMonitorCancel(t *testing.T) {
 		t.Errorf("error %v, progress %v", err, all)
 	}
 }
+
+// TestMonitorFields sets the monitor kind's own fields by path, as a
+// control or a prediction does: the run resolves and uses them, and a
+// refresh spec refuses them.
+func TestMonitorFields(t *testing.T) {
+	l := lab.New()
+	spec := monitorSpec(2)
+	for _, set := range []struct {
+		path string
+		v    any
+	}{{"monitor.tracking", 2.0}, {"monitor.reallocate", 1.0}, {"monitor.scheduler", "list"}, {"monitor.monitors", 3.0}} {
+		f, err := l.Field(spec, set.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if spec, err = f.Set(spec, set.v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := l.Run(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms := res.Spec.Monitor; ms.Tracking != 2 || ms.Reallocate != 1 || ms.Scheduler != "list" || ms.Monitors != 3 || ms.Capacity != 5000 {
+		t.Errorf("resolved %+v", ms)
+	}
+	if res.Policies[0].Oracle || !strings.Contains(res.About, "tracking phase of 2 epochs") {
+		t.Errorf("after tracking: oracle %v, about %q", res.Policies[0].Oracle, res.About)
+	}
+	if run := res.Policies[0].Metric(monitor.MetricTasksRun).Mean; !(run < 1) {
+		t.Errorf("three list-scheduled monitors ran %v of the tasks, want fewer than all", run)
+	}
+	if _, err := l.Field(lab.Spec{Dataset: lab.DatasetRef{ID: "taleghani-example"}}, "monitor.tracking"); err == nil {
+		t.Error("a refresh spec took monitor.tracking")
+	}
+}
