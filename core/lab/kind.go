@@ -44,6 +44,14 @@ type Kind interface {
 	// predictions and sweeps may set (their Kind is set to ID), such as
 	// "monitor.tracking".
 	Fields() []SpecField
+	// Nouns names one of the kind's policies and several, for reports
+	// ("schedule", "schedules").
+	Nouns() (one, many string)
+	// Design says in a few sentences how a result of the kind was made:
+	// its repeats and seed, what each repeat draws from which random
+	// stream, and so whether repeat r of two policies share random
+	// numbers; a report's methods paragraph quotes it.
+	Design(res *Result) string
 	// DefaultRepeats is the repeats of a spec that gives none.
 	DefaultRepeats() int
 	// Resolve checks the kind's own fields of spec, whose shared fields
@@ -103,6 +111,10 @@ func registeredFields() []SpecField {
 
 // Registered lists the kinds added by Register.
 func Registered() []Kind { return slices.Clone(registered) }
+
+// KindByID returns the registered kind id (Register); the lab's own
+// kinds are not among them.
+func KindByID(id string) (Kind, bool) { return kindByID(id) }
 
 // kindByID returns the registered kind id.
 func kindByID(id string) (Kind, bool) {

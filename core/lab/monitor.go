@@ -120,6 +120,30 @@ func (monitorKind) Fields() []SpecField {
 	}
 }
 
+func (monitorKind) Nouns() (string, string) { return "monitoring policy", "monitoring policies" }
+
+func (monitorKind) Design(res *Result) string {
+	spec := res.Spec
+	ms := spec.Monitor
+	if ms == nil {
+		return ""
+	}
+	s := fmt.Sprintf("Each ran %s with seed %d, %s per epoch, each repeat's numbers the mean over its %s.",
+		count(spec.Repeats, "time", "times"), spec.Seed, count(spec.Budget, "monitoring task", "monitoring tasks"), count(ms.Epochs, "monitored epoch", "monitored epochs"))
+	if ms.Tracking > 0 {
+		s += fmt.Sprintf(" Before them, a tracking phase of %s monitored every instant and gave the first estimates of the update probabilities, re-estimated every %s.",
+			count(ms.Tracking, "epoch", "epochs"), count(ms.Reallocate, "epoch", "epochs"))
+	} else {
+		s += " The policies that use update probabilities planned with the true ones (Pandey et al. §5.2–5.4)."
+	}
+	if _, known := camTruths[res.Dataset.ID]; known {
+		s += " Repeat r draws the changes, a coin per page and update instant (§5.1), from PCG stream 2r of the seed, the same for every policy, and the baselines' placement of their tasks from stream 2r + 1."
+	} else {
+		s += fmt.Sprintf(" The changes are the log's, cut into epochs of %d slots of %g s, the same in every repeat; repeat r draws the baselines' placement of their tasks from PCG stream 2r + 1 of the seed.", ms.Slots, ms.Slot)
+	}
+	return s + " So repeat r of one policy monitors the same changes as repeat r of another: intervals of differences that treat the policies as independent ignore that pairing, which makes them wider than they need be when the policies fare alike on the same changes."
+}
+
 func (monitorKind) Policies() []refresh.Descriptor {
 	var out []refresh.Descriptor
 	for _, d := range monitor.Descriptors() {
