@@ -39,8 +39,9 @@ $(DIST)/index.html: $(GO_SOURCES) $(SITE_SOURCES) $(TEMML)
 	$(GO) run -ldflags="$(LDFLAGS)" ./site/build -out $(DIST)
 
 # temml, which the build runs in Node to typeset the lessons' formulas as
-# MathML, at the version site/package-lock.json pins; installed when
-# missing or when the lock changes.
+# MathML, and axe-core, the accessibility checker the browser tests load
+# into each page, at the versions site/package-lock.json pins; installed
+# when missing or when the lock changes.
 $(TEMML): site/package.json site/package-lock.json
 	@command -v npm >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y nodejs npm; }
 	cd site && npm ci --ignore-scripts --no-audit --no-fund
@@ -110,7 +111,7 @@ staticcheck:
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASMEXEC)" $(CORE)
 
-test-browser:
+test-browser: $(TEMML)
 	REFRESHLAB_E2E=1 REFRESHLAB_DIST=$(CURDIR)/$(DIST) $(GO) test -count=1 -v -run 'Browser' ./site/e2e/
 
 bench: tools site wasm
@@ -118,8 +119,8 @@ bench: tools site wasm
 
 # Tools the tests need, installed when missing: Node (for Go's js/wasm test
 # runner and wrangler) and Debian's Chromium (for the browser tests), plus brotli for
-# the size report.
-tools:
+# the size report; npm installs the site's Node tools (site/package.json).
+tools: $(TEMML)
 	@command -v node >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y nodejs; }
 	@command -v npm >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y npm; }
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/refreshlab/refreshlab/core/chart"
 	"github.com/refreshlab/refreshlab/core/lab"
@@ -257,6 +259,7 @@ func Figure(res *lab.Result, opts ChartOptions) (figure, error) {
 		}
 	}
 	name := seriesNames(pols)
+	styles := policyStyles(res.Policies)
 	var yr *chart.Range
 	if m.Max == 1 && !opts.Fit {
 		yr = &chart.Range{Min: 0, Max: 1}
@@ -291,7 +294,7 @@ func Figure(res *lab.Result, opts ChartOptions) (figure, error) {
 			if !ok {
 				return nil, fmt.Errorf("%s has no %s per cycle: draw it as bars or a sweep", p.Name, m.Name)
 			}
-			s := chart.Series{Name: name(p), Dashed: p.Oracle}
+			s := chart.Series{Name: name(p), Key: p.Key(), Style: styles(p.Key())}
 			for i, v := range per {
 				s.X = append(s.X, float64(i+1))
 				s.Y, s.Lo, s.Hi = append(s.Y, v.Mean), append(s.Lo, v.Lo), append(s.Hi, v.Hi)
@@ -301,7 +304,7 @@ func Figure(res *lab.Result, opts ChartOptions) (figure, error) {
 		return c, nil
 	case ChartBars:
 		if opts.Expected && m.Exact != "" {
-			return exactBarsChart(res, opts, m, pols, ylabel, yr, refs)
+			return exactBarsChart(res, opts, m, pols, styles, ylabel, yr, refs)
 		}
 		c := chart.Bars{
 			Title:       opts.Title,
@@ -314,33 +317,56 @@ func Figure(res *lab.Result, opts ChartOptions) (figure, error) {
 		}
 		for _, p := range pols {
 			s := p.Metric(m.ID)
-			c.Bars = append(c.Bars, chart.Bar{Label: name(p), Value: s.Mean, Lo: s.Lo, Hi: s.Hi, Dashed: p.Oracle})
+			c.Bars = append(c.Bars, chart.Bar{Label: name(p), Key: p.Key(), Value: s.Mean, Lo: s.Lo, Hi: s.Hi, Style: styles(p.Key())})
 		}
 		return c, nil
 	case ChartSweep:
-		return sweepChart(res, opts, m, ylabel, yr, refs, about)
+		return sweepChart(res, opts, m, styles, ylabel, yr, refs, about)
 	case ChartSites:
-		return sitesChart(res, opts, pols, refs, unit)
+		return sitesChart(res, opts, pols, styles, refs, unit)
 	case ChartAllocation:
-		return allocationChart(res, opts, pols, refs)
+		return allocationChart(res, opts, pols, styles, refs)
 	}
 	return estimateChart(res, opts, m, refs)
 }
 
 // seriesNames names a chart's series: by the policy's name, except that
 // when every policy drawn is a labelled copy of one policy (lab.PolicySpec
-// Label: say, cluster sampling on six feature sets) the labels alone tell
-// them apart, and the full names would not fit under bars.
+// Label: say, cluster sampling on six feature sets) what tells them apart
+// names them (lab.CopyNames), as the full names would not fit under bars.
 func seriesNames(pols []lab.PolicyResult) func(lab.PolicyResult) string {
 	copies := len(pols) > 1
 	for _, p := range pols {
 		copies = copies && p.Label != "" && p.ID == pols[0].ID
 	}
+	names := map[string]string{}
+	if copies {
+		for i, n := range lab.CopyNames(pols) {
+			names[pols[i].Key()] = n
+		}
+	}
 	return func(p lab.PolicyResult) string {
-		if copies {
-			return p.Label
+		if n, ok := names[p.Key()]; ok {
+			return n
 		}
 		return p.Name
+	}
+}
+
+// policyStyles returns the style of each policy of a result by key, as
+// lab.SeriesStyles gives them, for the chart's series of that policy.
+func policyStyles(pols []lab.PolicyResult) func(key string) *chart.Style {
+	specs := make([]lab.PolicySpec, len(pols))
+	for i, p := range pols {
+		specs[i] = lab.PolicySpec{ID: p.ID, Label: p.Label}
+	}
+	styles := lab.SeriesStyles(specs)
+	return func(key string) *chart.Style {
+		s, ok := styles[key]
+		if !ok {
+			return nil
+		}
+		return &s
 	}
 }
 
@@ -348,7 +374,7 @@ func seriesNames(pols []lab.PolicyResult) func(lab.PolicyResult) string {
 // fraction per cycle, averaged over the cycles in which the policy made
 // one, with its 95% interval across repeats, and beside them the truth
 // (hatched).
-func sitesChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult, refs []chart.Ref, unit string) (figure, error) {
+func sitesChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult, styles func(string) *chart.Style, refs []chart.Ref, unit string) (figure, error) {
 	var sites *lab.SiteEstimates
 	for _, p := range pols {
 		if p.Sites != nil {
@@ -372,13 +398,12 @@ func sitesChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult, ref
 	for _, s := range sites.Sites {
 		c.Groups = append(c.Groups, strings.TrimPrefix(s, "www."))
 	}
-	// The policies first, so each keeps the colour it has in the run's
-	// other charts (the palette goes by series index); the truth last.
+	// The policies, each in its own style, then the truth.
 	for _, p := range pols {
 		if p.Sites == nil {
 			continue
 		}
-		s := chart.GroupSeries{Name: p.Name}
+		s := chart.GroupSeries{Name: p.Name, Key: p.Key(), Style: styles(p.Key())}
 		for _, e := range p.Sites.Estimate {
 			// A share lies in [0, 1]; the t-interval of a mean near 0
 			// may not, so its whiskers are cut there.
@@ -386,22 +411,17 @@ func sitesChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult, ref
 		}
 		c.Series = append(c.Series, s)
 	}
-	c.Series = append(c.Series, chart.GroupSeries{Name: "Truth", Values: sites.Truth, Dashed: true})
+	c.Series = append(c.Series, chart.GroupSeries{Name: "Truth", Values: sites.Truth, Style: &chart.Reference})
 	return c, nil
 }
 
 // sweepChart draws a metric against the values of the spec's sweep.
-func sweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, ylabel string, yr *chart.Range, refs []chart.Ref, about string) (figure, error) {
+func sweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, styles func(string) *chart.Style, ylabel string, yr *chart.Range, refs []chart.Ref, about string) (figure, error) {
 	sw := res.Sweep
 	if sw == nil {
 		return nil, fmt.Errorf("a sweep chart needs a result with a sweep (the spec's \"sweep\")")
 	}
-	xlabel := strings.TrimPrefix(sw.Field, "params.")
-	if rest, ok := strings.CutPrefix(xlabel, "policies."); ok { // policies.ID.NAME: the parameter's name
-		if _, name, ok := strings.Cut(rest, "."); ok {
-			xlabel = name
-		}
-	}
+	xlabel := lab.FieldLabel(res.Spec, sw.Field)
 	c := chart.Line{
 		Title:       opts.Title,
 		Description: fmt.Sprintf("Mean %s against %s, %d values, with 95%% intervals across repeats. %s", m.Name, xlabel, len(sw.Values), about),
@@ -409,7 +429,7 @@ func sweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, ylabel string,
 		Width: opts.Width, Height: opts.Height,
 	}
 	if c.Title == "" {
-		c.Title = fmt.Sprintf("%s against %s", m.Name, xlabel)
+		c.Title = fmt.Sprintf("%s against %s", m.Name, lowerFirst(xlabel))
 	}
 	for _, p := range sw.Policies {
 		if len(opts.Policies) > 0 && !slices.Contains(opts.Policies, p.Key()) {
@@ -419,14 +439,15 @@ func sweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, ylabel string,
 		if !ok {
 			continue // a policy without this metric (say, no site estimates)
 		}
-		s := chart.Series{Name: p.Name, Dashed: p.Oracle}
+		key := lab.PolicySpec{ID: p.ID, Label: p.Label}.Key()
+		s := chart.Series{Name: p.Name, Key: key, Style: styles(key)}
 		for i, v := range per {
 			s.X = append(s.X, sw.Values[i])
 			s.Y, s.Lo, s.Hi = append(s.Y, v.Mean), append(s.Lo, v.Lo), append(s.Hi, v.Hi)
 		}
 		c.Series = append(c.Series, s)
 		if exact := p.Facts[m.Exact]; opts.Expected && m.Exact != "" && exact != nil {
-			e := chart.Series{Name: p.Name + " (exact expectation)", Dashed: true, Paired: true}
+			e := chart.Series{Name: p.Name + " (exact expectation)", Key: key, Style: expectation(s.Style)}
 			for i, x := range exact {
 				if x != nil {
 					e.X, e.Y = append(e.X, sw.Values[i]), append(e.Y, *x)
@@ -439,10 +460,44 @@ func sweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, ylabel string,
 		for _, p := range res.Policies {
 			if slices.Contains(p.Auto, name) {
 				v, _ := p.Params[name].(float64)
-				c.Marks = append(c.Marks, chart.Mark{X: v, Label: fmt.Sprintf("default %s = %v", name, v)})
+				c.Marks = append(c.Marks, chart.Mark{X: v, Label: fmt.Sprintf("default %s = %v", lowerFirst(xlabel), v)})
 				break
 			}
 		}
 	}
+	c.Marks = currentMark(res, c.Marks)
 	return c, nil
+}
+
+// lowerFirst lowers the first letter of a label that goes inside a
+// sentence ("Confidence level (α)" in "ChangeRatio against confidence
+// level (α)"), unless it begins an acronym or a name in capitals.
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if next, _ := utf8.DecodeRuneInString(s[n:]); unicode.IsUpper(next) {
+		return s
+	}
+	return string(unicode.ToLower(r)) + s[n:]
+}
+
+// currentMark marks on a sweep's x axis the value the result's own run
+// used for the swept field (the slider's, in a lesson), when it has one
+// that differs from every mark already drawn.
+func currentMark(res *lab.Result, marks []chart.Mark) []chart.Mark {
+	v, ok := lab.RunValue(res, res.Sweep.Field)
+	if !ok || slices.ContainsFunc(marks, func(m chart.Mark) bool { return m.X == v }) {
+		return marks
+	}
+	return append(marks, chart.Mark{X: v, Label: fmt.Sprintf("now: %v", v), Current: true})
+}
+
+// expectation is the style of a policy's exact expectation drawn beside
+// its measured line: the policy's colour and dash, thin and hollow.
+func expectation(s *chart.Style) *chart.Style {
+	if s == nil {
+		return &chart.Style{Thin: true, Open: true}
+	}
+	e := *s
+	e.Thin, e.Open = true, true
+	return &e
 }

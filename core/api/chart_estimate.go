@@ -42,11 +42,11 @@ func estimateChart(res *lab.Result, opts ChartOptions, m lab.Metric, refs []char
 	case ChartEstimatePaths:
 		return pathsChart(pols[0], opts, refs, about)
 	case ChartEstimateSweep:
-		return estimateSweepChart(res, opts, m, refs, about)
+		return estimateSweepChart(res, opts, m, policyStyles(res.Policies), refs, about)
 	case ChartEstimatePrior:
 		return priorChart(pols, opts, refs, about)
 	default:
-		return epochsChart(res, pols, opts, m, refs, about)
+		return epochsChart(res, pols, opts, m, policyStyles(res.Policies), refs, about)
 	}
 }
 
@@ -115,12 +115,12 @@ func period(rate float64) float64 {
 // estimateSweepChart is Fig. 4: the metric (MAD over the first epochs)
 // against the swept estimate field, each estimator whose line varies with
 // its minimum marked.
-func estimateSweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, refs []chart.Ref, about string) (figure, error) {
+func estimateSweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, styles func(string) *chart.Style, refs []chart.Ref, about string) (figure, error) {
 	sw := res.Sweep
 	if sw == nil {
 		return nil, fmt.Errorf("an %s chart needs a result with a sweep, such as of estimate.crawl.initial", ChartEstimateSweep)
 	}
-	xlabel := strings.TrimPrefix(sw.Field, "estimate.")
+	xlabel := lab.FieldLabel(res.Spec, sw.Field)
 	if sw.Field == "estimate.crawl.initial" {
 		xlabel = "Initial crawl interval (days)"
 	}
@@ -152,7 +152,8 @@ func estimateSweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, refs [
 		if !ok {
 			continue
 		}
-		s := chart.Series{Name: p.Name}
+		key := lab.PolicySpec{ID: p.ID, Label: p.Label}.Key()
+		s := chart.Series{Name: p.Name, Key: key, Style: styles(key)}
 		for i, v := range per {
 			s.X = append(s.X, sw.Values[i])
 			s.Y, s.Lo, s.Hi = append(s.Y, v.Mean), append(s.Lo, v.Lo), append(s.Hi, v.Hi)
@@ -162,6 +163,7 @@ func estimateSweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, refs [
 			c.Marks = append(c.Marks, chart.Mark{X: sw.Values[i], Label: fmt.Sprintf("%s minimum at %.3g", p.Name, sw.Values[i])})
 		}
 	}
+	c.Marks = currentMark(res, c.Marks)
 	return c, nil
 }
 
@@ -229,7 +231,6 @@ func priorChart(pols []lab.PolicyResult, opts ChartOptions, refs []chart.Ref, ab
 		ind := perDay(pr.Induced)
 		ind.Name = "induced by the pseudo-intervals"
 		c.Description += fmt.Sprintf(" Pseudo-intervals: %s changed, %s unchanged.", lab.DaysText(pr.Changed), lab.DaysText(pr.Unchanged))
-		ind.Dashed = true
 		c.Series = append(c.Series, ind)
 	}
 	if c.Title == "" {
@@ -239,7 +240,7 @@ func priorChart(pols []lab.PolicyResult, opts ChartOptions, refs []chart.Ref, ab
 }
 
 // epochsChart is Fig. 7 (and the naive lesson's drift): a metric per epoch.
-func epochsChart(res *lab.Result, pols []lab.PolicyResult, opts ChartOptions, m lab.Metric, refs []chart.Ref, about string) (figure, error) {
+func epochsChart(res *lab.Result, pols []lab.PolicyResult, opts ChartOptions, m lab.Metric, styles func(string) *chart.Style, refs []chart.Ref, about string) (figure, error) {
 	if !m.AppliesTo(lab.KindEstimate) {
 		return nil, fmt.Errorf("an %s chart draws an estimate metric per epoch (%s), not %s", ChartEstimateEpochs, lab.MetricIDs(lab.KindEstimate), m.ID)
 	}
@@ -264,14 +265,14 @@ func epochsChart(res *lab.Result, pols []lab.PolicyResult, opts ChartOptions, m 
 		if b := p.Estimate.Best; b != nil && m.ID == lab.MetricMAD {
 			per, name = b.MADSeries, fmt.Sprintf("%s, best initial interval %s", p.Name, lab.DaysText(b.Initial))
 		}
-		s := chart.Series{Name: name}
+		s := chart.Series{Name: name, Key: p.Key(), Style: styles(p.Key())}
 		for e, v := range per {
 			s.X = append(s.X, float64(e+1))
 			s.Y, s.Lo, s.Hi = append(s.Y, v.Mean), append(s.Lo, v.Lo), append(s.Hi, v.Hi)
 		}
 		c.Series = append(c.Series, s)
 		if opts.Expected && m.ID == lab.MetricRateEstimate && p.Estimate.Expected != nil {
-			x := chart.Series{Name: p.Name + " (exact expectation)", Dashed: true, Paired: true}
+			x := chart.Series{Name: p.Name + " (exact expectation)", Key: p.Key(), Style: expectation(s.Style)}
 			for e, v := range p.Estimate.Expected {
 				x.X, x.Y = append(x.X, float64(e+1)), append(x.Y, v)
 			}

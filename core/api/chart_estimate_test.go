@@ -58,8 +58,9 @@ func TestEstimateCharts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if line, ok := fig.(chart.Line); !ok || len(line.Marks) != 1 || line.Marks[0].X != best {
-		t.Errorf("estimate-sweep chart %T: marks %+v, want one at %v (mle's minimum)", fig, line.Marks, best)
+	initial := res.Spec.Estimate.Crawl.Initial
+	if line, ok := fig.(chart.Line); !ok || len(line.Marks) != 2 || line.Marks[0].X != best || line.Marks[1].X != initial || !line.Marks[1].Current {
+		t.Errorf("estimate-sweep chart %T: marks %+v, want one at %v (mle's minimum) and the run's own %v", fig, line.Marks, best, initial)
 	}
 	for _, tc := range []struct {
 		opts ChartOptions

@@ -11,7 +11,7 @@ import (
 // allocationChart draws, for each page, each policy's syncs per day (the
 // plan's, or an adaptive rule's measured rate) with its 95% interval across
 // repeats, and the page's change rate (hatched) last.
-func allocationChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult, refs []chart.Ref) (figure, error) {
+func allocationChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult, styles func(string) *chart.Style, refs []chart.Ref) (figure, error) {
 	if res.Schedule == nil || res.Schedule.TrueRates == nil {
 		return nil, fmt.Errorf("an allocation chart needs a schedule result on at most %d pages", lab.MaxAllocationPages)
 	}
@@ -34,7 +34,7 @@ func allocationChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult
 		if p.Schedule == nil || len(p.Schedule.Allocation) != len(rates) {
 			continue
 		}
-		s := chart.GroupSeries{Name: name(p), Dashed: p.Oracle}
+		s := chart.GroupSeries{Name: name(p), Key: p.Key(), Style: styles(p.Key())}
 		for _, a := range p.Schedule.Allocation {
 			lo, hi := a.Lo, a.Hi
 			if lo != lo { // one repeat, or a fixed plan: no interval
@@ -44,7 +44,7 @@ func allocationChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult
 		}
 		c.Series = append(c.Series, s)
 	}
-	c.Series = append(c.Series, chart.GroupSeries{Name: "Change rate", Values: rates, Dashed: true})
+	c.Series = append(c.Series, chart.GroupSeries{Name: "Change rate", Values: rates, Style: &chart.Reference})
 	return c, nil
 }
 
@@ -52,7 +52,7 @@ func allocationChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult
 // (the metric's Exact fact: a schedule plan's, say), where the policy has
 // one: the measured mean with its 95% interval across repeats, then the
 // expectation hatched. It answers a bars chart with "expected".
-func exactBarsChart(res *lab.Result, opts ChartOptions, m lab.Metric, pols []lab.PolicyResult, ylabel string, yr *chart.Range, refs []chart.Ref) (figure, error) {
+func exactBarsChart(res *lab.Result, opts ChartOptions, m lab.Metric, pols []lab.PolicyResult, styles func(string) *chart.Style, ylabel string, yr *chart.Range, refs []chart.Ref) (figure, error) {
 	c := chart.Grouped{
 		Title: opts.Title,
 		Description: fmt.Sprintf("Mean %s of %d policies over %d repeats with 95%% intervals, beside each one's exact expectation where it has one. %s, budget %d, seed %d.",
@@ -64,9 +64,10 @@ func exactBarsChart(res *lab.Result, opts ChartOptions, m lab.Metric, pols []lab
 	}
 	name := seriesNames(pols)
 	sim := chart.GroupSeries{Name: "Simulated"}
-	exact := chart.GroupSeries{Name: "Exact expectation", Dashed: true}
+	exact := chart.GroupSeries{Name: "Exact expectation", Style: &chart.Style{Open: true}}
 	for _, p := range pols {
-		c.Groups = append(c.Groups, name(p))
+		c.Groups, c.GroupKeys = append(c.Groups, name(p)), append(c.GroupKeys, p.Key())
+		c.GroupStyles = append(c.GroupStyles, styles(p.Key()))
 		s := p.Metric(m.ID)
 		sim.Values, sim.Lo, sim.Hi = append(sim.Values, s.Mean), append(sim.Lo, s.Lo), append(sim.Hi, s.Hi)
 		e, ok := p.Fact(m.Exact)

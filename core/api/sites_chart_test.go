@@ -23,7 +23,7 @@ func TestSitesChart(t *testing.T) {
 	if c.Status != 200 || c.ContentType != "image/svg+xml" {
 		t.Fatalf("sites chart: %d %.300s", c.Status, svg)
 	}
-	for _, want := range []string{"9 groups of 3 bars", "Truth (hatched)", "Site sampling, greedy", "Frequency-greedy hybrid", "jordandaily.com"} {
+	for _, want := range []string{"9 groups of 3 bars", "Truth", "Site sampling, greedy", "Frequency-greedy hybrid", "jordandaily.com"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("sites chart: no %q in its SVG", want)
 		}
@@ -55,13 +55,14 @@ func TestChartFit(t *testing.T) {
 }
 
 // TestSweepLabelOfOnePolicy checks that a sweep of one policy's parameter
-// (policies.ID.NAME) is labelled with the parameter's name.
+// (policies.ID.NAME) is labelled with the parameter's label from the
+// catalog, never its code name or path, and marks the value of the run.
 func TestSweepLabelOfOnePolicy(t *testing.T) {
 	rt := New(lab.New())
 	resp, _ := serve(rt, "POST", "/api/run", "", `{"dataset":{"id":"alqaaideh-example"},"budget":100,"repeats":5,"policies":[{"id":"site-adaptive"},{"id":"site-greedy"}],"sweep":{"field":"policies.site-adaptive.alpha","values":[0.6,0.9]}}`)
 	c, _ := serve(rt, "POST", "/api/chart", "", `{"result":`+string(resp.Body)+`,"chart":{"type":"sweep"}}`)
 	svg := string(c.Body)
-	if c.Status != 200 || !strings.Contains(svg, "ChangeRatio against alpha") || strings.Contains(svg, "policies.site-adaptive") {
-		t.Errorf("sweep of policies.site-adaptive.alpha: %d, want it labelled alpha: %.400s", c.Status, svg)
+	if c.Status != 200 || !strings.Contains(svg, "ChangeRatio against confidence level (α)") || strings.Contains(svg, "alpha") || !strings.Contains(svg, "now: 0.95") {
+		t.Errorf("sweep of policies.site-adaptive.alpha: %d, want it labelled confidence level (α), the run's 0.95 marked: %.400s", c.Status, svg)
 	}
 }

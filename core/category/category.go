@@ -35,31 +35,33 @@ const (
 // Params are the category-sampling policies' parameters.
 var Params = []param.Param{
 	param.Param{
-		Name: "sampleSize", Type: param.Int, Auto: "√(N·r)", Step: 1,
+		Name: "sampleSize", Label: "Sample size per category", Type: param.Int, Auto: "√(N·r)", Step: 1,
 		Help: "Pages each category's sample downloads per cycle. The default is the rough optimum √(N·r) of §4.1: N pages per category on average (a page counted in each of its categories), r the share of the repository downloaded per cycle.",
 	}.Range(1, 10000),
 	{
-		Name: "sizing", Type: param.Enum, Default: SizingEqual, Options: []string{SizingEqual, SizingScaled, SizingScaledShared},
-		Help: "How the sample size varies with the category: equal (s for every category, §4.1), scaled (s·n_c·|C_i|/|R|, eq. 8) or scaled-shared (s·n_c·|C_i|/Σ|C_j|, §7.1.2's correction for pages in several categories).",
+		Name: "sizing", Label: "Sample size by category", Type: param.Enum, Default: SizingEqual, Options: []string{SizingEqual, SizingScaled, SizingScaledShared},
+		OptionLabels: []string{"The same for every category", "Scaled by category size", "Scaled, shared pages counted once"},
+		Help:         "How the sample size varies with the category: equal (s for every category, §4.1), scaled (s·n_c·|C_i|/|R|, eq. 8) or scaled-shared (s·n_c·|C_i|/Σ|C_j|, §7.1.2's correction for pages in several categories).",
 	},
 	{
-		Name: "categories", Type: param.Enum, Default: FromDataset, Options: []string{FromDataset, FromTopic},
-		Help: "Where the categories come from: the dataset's labels (pages without one form one more category), or TOPIC's reputation ranks (Alg. 1) over the pages' links and terms, each page in its top-k topics.",
+		Name: "categories", Label: "Categories from", Type: param.Enum, Default: FromDataset, Options: []string{FromDataset, FromTopic},
+		OptionLabels: []string{"The dataset's labels", "TOPIC's topics"},
+		Help:         "Where the categories come from: the dataset's labels (pages without one form one more category), or TOPIC's reputation ranks (Alg. 1) over the pages' links and terms, each page in its top-k topics.",
 	},
 	param.Param{
-		Name: "topK", Type: param.Int, Default: 6, Step: 1,
+		Name: "topK", Label: "Topics per page", Type: param.Int, Default: 6, Step: 1,
 		Help: "With TOPIC categories: how many topics each page is assigned to (§3.1.1; §5.4 found 6 best on the paper's data).",
 	}.Range(1, MaxTopK),
 	param.Param{
-		Name: "damping", Type: param.Float, Default: topic.DefaultDamping, Step: 0.01,
+		Name: "damping", Label: "TOPIC jump probability (d)", Type: param.Float, Default: topic.DefaultDamping, Step: 0.01,
 		Help: "With TOPIC categories: d, the probability that TOPIC's random surfer jumps to a page containing the topic instead of following a link (Alg. 1).",
 	}.Range(0.05, 0.95),
 	{
-		Name: "interval", Type: param.Bool, Default: false,
+		Name: "interval", Label: "Rank by the interval's lower end", Type: param.Bool, Default: false,
 		Help: "Rank and weigh categories by the lower end l of a confidence interval l ≤ p ≤ h for their change fraction (§7.1.3, eq. 9), so a high estimate from few pages counts for less.",
 	},
 	param.Param{
-		Name: "confidence", Type: param.Float, Default: 0.95, Step: 0.01,
+		Name: "confidence", Label: "Confidence level (ε)", Type: param.Float, Default: 0.95, Step: 0.01,
 		Help: "The interval's confidence level ε (eq. 9), with interval on.",
 	}.Range(0.5, 0.999),
 }

@@ -30,10 +30,12 @@ type Range struct{ Min, Max float64 }
 // Line is a line chart: one line per series over x (for example refresh
 // cycles, or a swept parameter), each with an optional interval band.
 //
-// Any input renders. Width and Height are clamped to 200×140..8000×8000,
-// and grow where labels and legend would leave the plot less than 100×80
-// pixels. Marks widen the x range to include them; Refs widen a fitted
-// y range, and are left out when they fall outside a fixed YRange.
+// Any input renders. Width and Height are clamped to 200×140..8000×8000;
+// a Height of 0 gives the plot a height that suits its width (taller
+// for its width on a narrow chart), and the image grows where titles,
+// legend and labels would leave the plot less than 100×80 pixels. Marks
+// widen the x range to include them; Refs widen a fitted y range, and are
+// left out when they fall outside a fixed YRange.
 type Line struct {
 	Title       string
 	Description string // one or two sentences for screen readers; goes into <desc>
@@ -44,7 +46,7 @@ type Line struct {
 	Marks       []Mark // vertical reference lines, e.g. X=√(N·r) labelled "√(N·r) = 7"
 	Refs        []Ref  // horizontal reference lines, e.g. Y=0.66 labelled "paper: 0.66"
 	Width       int    // pixels; 0 = 720
-	Height      int    // pixels; 0 = 360
+	Height      int    // pixels; 0 = what suits the width
 	ID          string // prefix for element ids; "" = derived from a hash of the chart
 }
 
@@ -54,24 +56,26 @@ type Line struct {
 // Values beyond ±1e306 are drawn at that bound.
 type Series struct {
 	Name string
+	// Key names what the series shows (a policy, say) in the SVG, as the
+	// data-policy attribute of its elements, so that a page can find it.
+	Key  string
 	X, Y []float64
 	// Lo and Hi, when given, bound an interval around Y (typically 95%),
 	// drawn as a translucent band, or as a whisker where a run of valid
 	// bounds is a single point. Where either bound is missing or not
 	// finite, the band has a gap.
 	Lo, Hi []float64
-	Dashed bool // e.g. for an oracle or upper-bound series
-	// Paired draws the series in the colour of the one before it, such as
-	// a policy's exact expectation beside its measured line; the series
-	// after it take the colours they would have without it, so a policy
-	// keeps its colour from chart to chart.
-	Paired bool
+	// Style is how the series looks; nil takes the next style of the
+	// sequence (Nth) by the series' position.
+	Style *Style
 }
 
-// Mark is a labelled vertical reference line at X.
+// Mark is a labelled vertical reference line at X. Current marks the
+// value an experiment's own run used (the slider's), drawn solid.
 type Mark struct {
-	X     float64
-	Label string
+	X       float64
+	Label   string
+	Current bool
 }
 
 // Ref is a labelled horizontal reference line at Y.
@@ -81,11 +85,15 @@ type Ref struct {
 }
 
 // Bars is a bar chart: one bar per item, with optional interval whiskers.
-// Bars are coloured in the order of the palette used for Line series, so a
-// bar and a line for the same item at the same index match.
+// Bars take their Style, or the sequence's by index, so a bar and a line
+// for the same item match.
 //
 // Any input renders; sizes and Refs are treated as for Line. A bar whose
-// Value is not finite is shown as "n/a".
+// Value is not finite is shown as "n/a". Bars stand on the x axis with
+// their labels under them, wrapped onto more lines where needed; when the
+// labels cannot stand under their bars even so (many bars, or a narrow
+// chart), the bars lie along the y axis instead, a row each, their labels
+// wrapped beside them. No label is ever cut.
 type Bars struct {
 	Title       string
 	Description string // one or two sentences for screen readers; goes into <desc>
@@ -94,17 +102,18 @@ type Bars struct {
 	YRange      *Range // fixed y range; nil = fit the data (always including 0)
 	Refs        []Ref  // horizontal reference lines
 	Width       int    // pixels; 0 = 720
-	Height      int    // pixels; 0 = 360
+	Height      int    // pixels; 0 = what suits the width
 	ID          string // prefix for element ids; "" = derived from a hash of the chart
 }
 
 // Bar is one bar. Lo and Hi bound a whisker; NaN (or Lo == Hi) draws none.
-// Dashed draws the bar hatched with a dashed outline, to mark an oracle.
+// Key and Style are as for a Series.
 type Bar struct {
 	Label  string
+	Key    string
 	Value  float64
 	Lo, Hi float64
-	Dashed bool
+	Style  *Style
 }
 
 // Grouped draws groups of bars side by side: one group per label, one bar
@@ -113,60 +122,54 @@ type Bar struct {
 // (groups are sites; bars are the truth and each policy's estimate) or a
 // metric of several feature sets at a few budgets.
 //
-// Series are coloured in the order of the palette used for Line series and
-// Bars, so a policy keeps its colour from chart to chart when it keeps its
-// index. Any input renders; sizes and Refs are treated as for Bars.
-// There is one group per entry of Groups; values beyond it are ignored,
-// and a series with fewer values has no bar in the remaining groups.
+// Series take their Style, or the sequence's by index. With GroupStyles
+// the bars take the style of their group instead (groups are then the
+// things styled, policies say, and the series tell themselves apart by
+// their own Style's Open alone). Any input renders; sizes, Refs and the
+// turning of bars on their side are as for Bars. There is one group per
+// entry of Groups; values beyond it are ignored, and a series with fewer
+// values has no bar in the remaining groups.
 type Grouped struct {
 	Title       string
 	Description string // one or two sentences for screen readers; goes into <desc>
 	XLabel      string // what the groups are, e.g. "Site"
 	YLabel      string
 	Groups      []string      // group labels along the x axis
+	GroupKeys   []string      // with GroupStyles: what each group shows (data-policy)
+	GroupStyles []*Style      // optional: the style of each group's bars
 	Series      []GroupSeries // one bar per series in each group
 	YRange      *Range        // fixed y range; nil = fit the data (always including 0)
 	Refs        []Ref         // horizontal reference lines
 	Width       int           // pixels; 0 = 720
-	Height      int           // pixels; 0 = 360
+	Height      int           // pixels; 0 = what suits the width
 	ID          string        // prefix for element ids; "" = derived from a hash of the chart
 }
 
 // GroupSeries is one bar in each group of a Grouped chart. Values, Lo and
 // Hi have one entry per group; a missing or non-finite value draws no bar
 // there, and a whisker needs the value and both bounds (Lo and Hi may be
-// nil, for none). Dashed draws the bars hatched with a dashed outline, as
-// for an oracle Bar: e.g. the truth, or an upper bound.
+// nil, for none). Key and Style are as for a Series; the truth beside
+// estimates takes Reference.
 type GroupSeries struct {
 	Name           string
+	Key            string
 	Values, Lo, Hi []float64
-	Dashed         bool
+	Style          *Style
 }
+
+// Reference is the style of what a chart sets its series against rather
+// than a series of the experiment: the truth, a page's change rate.
+var Reference = Style{Color: Neutral, Dash: Neutral, Marker: 0}
 
 // Default and limit sizes, in pixels.
 const (
-	defaultWidth  = 720
-	defaultHeight = 360
-	minWidth      = 200
-	minHeight     = 140
-	maxSide       = 8000
-	minPlotW      = 100 // the image grows to keep at least this plot area
-	minPlotH      = 80
+	defaultWidth = 720
+	minWidth     = 200
+	minHeight    = 140
+	maxSide      = 8000
+	minPlotW     = 100 // the image grows to keep at least this plot area
+	minPlotH     = 80
 )
-
-// Okabe–Ito colours, which stay distinguishable under the common forms of
-// colour blindness. The yellow is left out: it is unreadable on white.
-var palette = []drawing.Color{
-	{R: 0x00, G: 0x72, B: 0xB2, A: 255}, // blue
-	{R: 0xE6, G: 0x9F, B: 0x00, A: 255}, // orange
-	{R: 0x00, G: 0x9E, B: 0x73, A: 255}, // bluish green
-	{R: 0xD5, G: 0x5E, B: 0x00, A: 255}, // vermillion
-	{R: 0xCC, G: 0x79, B: 0xA7, A: 255}, // reddish purple
-	{R: 0x56, G: 0xB4, B: 0xE9, A: 255}, // sky blue
-	{R: 0x33, G: 0x33, B: 0x33, A: 255}, // black, softened
-}
-
-func seriesColor(i int) drawing.Color { return palette[i%len(palette)] }
 
 // Neutral colours.
 var (
@@ -180,29 +183,44 @@ var (
 	colHidden = drawing.Color{R: 0xff, G: 0xff, B: 0xff, A: 0} // transparent, but not go-chart's "unset"
 )
 
-// Type sizes, in pixels.
+// Type sizes, in pixels: no text of a chart is smaller than 12 pixels,
+// which the page keeps by drawing each chart at the width it is shown
+// (never scaled down). lineHeight is the distance between the baselines
+// of a wrapped text's lines, for a size.
 const (
 	sizeTitle  = 16
 	sizeLegend = 12
 	sizeLabel  = 12
-	sizeTick   = 11
-	sizeNote   = 11
+	sizeTick   = 12
+	sizeNote   = 12
 	margin     = 16 // outer margin on every side
 )
+
+func lineHeight(size float64) float64 { return math.Round(size * 1.3) }
 
 // noFont is handed to go-chart so that it does not parse its bundled Roboto
 // font on every first render; our renderer never reads it.
 var noFont = new(truetype.Font)
 
-// size returns the chart size to use for the requested one.
+// size returns the chart size to use for the requested one; a height of
+// 0 stays 0, for the chart to choose (plotHeight).
 func size(w, h int) (int, int) {
 	if w <= 0 {
 		w = defaultWidth
 	}
-	if h <= 0 {
-		h = defaultHeight
+	if h > 0 {
+		h = min(max(h, minHeight), maxSide)
 	}
-	return min(max(w, minWidth), maxSide), min(max(h, minHeight), maxSide)
+	return min(max(w, minWidth), maxSide), max(h, 0)
+}
+
+// plotHeight is the height of a plot plotW pixels wide whose chart was
+// given no height: a little over half its width on a wide chart, up to
+// two thirds on a phone's, within 150..440 pixels, so that a narrow chart
+// is taller for its width and a wide one does not fill the screen.
+func plotHeight(plotW float64) float64 {
+	ratio := 0.45 + 0.22*math.Max(0, math.Min(1, (700-plotW)/450))
+	return math.Round(math.Max(150, math.Min(440, plotW*ratio)))
 }
 
 // hasher derives element ids from the content of a chart, so that output
@@ -293,12 +311,13 @@ func fixedYRange(r *Range) (lo, hi float64, ok bool) {
 }
 
 // document wraps a rendered body in the root element with its title and
-// description. The root scales to its container (width 100%, height from
-// the viewBox) and carries the font, so the file also opens on its own.
+// description. The root has the size it was laid out for, in pixels, so
+// that its text is shown at the size it was set (a page asks for a chart
+// at the width it shows it), and a viewBox, so that it can still be
+// scaled; it carries the font, so the file also opens on its own.
 func document(w, h int, id, title, desc, defs string, body []byte) []byte {
 	out := make([]byte, 0, len(body)+len(title)+len(desc)+len(defs)+512)
-	out = append(out, `<svg xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 `...)
-	out = fmt.Appendf(out, "%d %d", w, h)
+	out = fmt.Appendf(out, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d`, w, h, w, h)
 	out = append(out, `" role="img" aria-labelledby="`...)
 	out = append(out, id+"-title "+id+"-desc"...)
 	out = append(out, `" font-family="`...)
@@ -318,15 +337,49 @@ func document(w, h int, id, title, desc, defs string, body []byte) []byte {
 	return out
 }
 
-// header draws the title and returns the y just below it.
-func header(r *svgRenderer, w int, title string) float64 {
-	y := float64(margin)
-	if title == "" {
-		return y
+// titleLines wraps a chart's title to its width.
+func titleLines(w int, title string) []string {
+	return wrapLines(title, sizeTitle, float64(w-2*margin), true)
+}
+
+// titleHeight is the height the title's lines take, with the space
+// below them: 0 without a title.
+func titleHeight(lines []string) float64 {
+	if len(lines) == 0 {
+		return 0
 	}
-	t := truncate(title, sizeTitle, float64(w-2*margin), true)
-	r.text(margin, y+sizeTitle*capHeight+2, t, textStyle{size: sizeTitle, color: colText, bold: true})
-	return y + sizeTitle + 8
+	return float64(len(lines)-1)*lineHeight(sizeTitle) + sizeTitle + 8
+}
+
+// header draws the title's lines and returns the y just below them.
+func header(r *svgRenderer, lines []string) float64 {
+	y := float64(margin)
+	for k, l := range lines {
+		r.text(margin, y+sizeTitle*capHeight+2+float64(k)*lineHeight(sizeTitle), l, textStyle{size: sizeTitle, color: colText, bold: true})
+	}
+	return y + titleHeight(lines)
+}
+
+// textLines draws lines of text, the first baseline at y.
+func textLines(r *svgRenderer, x, y float64, lines []string, t textStyle) {
+	for k, l := range lines {
+		r.text(x, y+float64(k)*lineHeight(t.size), l, t)
+	}
+}
+
+// emptyChart is the whole document of a chart with no data: its title
+// and the empty state.
+func emptyChart(w, h int, id, a11yTitle, desc, title string) []byte {
+	if h <= 0 {
+		h = 160
+	}
+	r := newRenderer()
+	lines := titleLines(w, title)
+	h = max(h, int(math.Ceil(float64(margin)+titleHeight(lines)+8+40+margin)))
+	background(r, w, h)
+	top := header(r, lines)
+	noData(r, w, h, top+8)
+	return document(w, h, id, a11yTitle, desc, "", r.b)
 }
 
 // noData draws the empty state: a light frame with a centred message.

@@ -20,7 +20,10 @@ func ExampleLine() {
 		Refs:        []chart.Ref{{Y: 0.66, Label: "paper: 0.66"}},
 	}
 	for i, name := range []string{"Uniform", "Oracle"} {
-		s := chart.Series{Name: name, Dashed: name == "Oracle"}
+		s := chart.Series{Name: name}
+		if name == "Oracle" { // reads the truth: hollow points
+			s.Style = &chart.Style{Color: 3, Dash: 1, Open: true}
+		}
 		for cycle := 1; cycle <= 10; cycle++ {
 			y := (0.5 + 0.3*float64(i)) * (1 - math.Exp(-float64(cycle)/3))
 			s.X = append(s.X, float64(cycle))
@@ -42,7 +45,7 @@ func ExampleLine() {
 
 // ExampleGrouped compares the real change rate of three sites with the
 // estimates of two policies: one group per site, one bar per series. The
-// truth is hatched, like an oracle; a NaN leaves a site without a bar.
+// truth takes the Reference style; a NaN leaves a site without a bar.
 func ExampleGrouped() {
 	c := chart.Grouped{
 		Title:       "Estimated vs real change rate per site",
@@ -52,7 +55,7 @@ func ExampleGrouped() {
 		ID:          "sites", // element ids start with this, for several charts on one page
 		Groups:      []string{"news.example.org", "blog.example.com", "shop.example.net"},
 		Series: []chart.GroupSeries{
-			{Name: "Truth", Values: []float64{0.42, 0.09, 0.23}, Dashed: true},
+			{Name: "Truth", Values: []float64{0.42, 0.09, 0.23}, Style: &chart.Reference},
 			{Name: "Naive", Values: []float64{0.29, 0.09, 0.22}, Lo: []float64{0.24, 0.05, 0.15}, Hi: []float64{0.35, 0.13, 0.3}},
 			{Name: "Poisson", Values: []float64{0.38, math.NaN(), 0.27}, Lo: []float64{0.3, math.NaN(), 0.19}, Hi: []float64{0.45, math.NaN(), 0.36}},
 		},
@@ -66,7 +69,7 @@ func ExampleGrouped() {
 	s := string(svg)
 	fmt.Println(strings.HasPrefix(s, "<svg "), strings.Contains(s, `role="img"`))
 	fmt.Println(s[strings.Index(s, "<desc"):strings.Index(s, " Grouped bar chart")])
-	fmt.Println(s[strings.Index(s, "Grouped bar chart"):strings.Index(s, " Truth (hatched):")])
+	fmt.Println(s[strings.Index(s, "Grouped bar chart"):strings.Index(s, " Truth:")])
 	// Output:
 	// true true
 	// <desc id="sites-desc">Change rate per site: the truth and two policies&#39; estimates with 95% intervals.

@@ -4,8 +4,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/wcharczuk/go-chart/v2/drawing"
 )
 
 // Forest is a forest plot: one row per item, top to bottom in the given
@@ -15,10 +13,10 @@ import (
 // optional note per row (the value and interval in words).
 //
 // Labels are never cut: a label wider than its column wraps onto more
-// lines, and its row grows to hold them. All text is at least 12 pixels
-// high in the image's own units. Any input renders; a row whose value is
-// not finite shows "n/a". Width is clamped as for Line; the height follows
-// from the rows.
+// lines (a word too long for it breaks), and its row grows to hold them.
+// All text is at least 12 pixels high in the image's own units. Any input
+// renders; a row whose value is not finite shows "n/a". Width is clamped
+// as for Line; the height follows from the rows.
 type Forest struct {
 	Title       string
 	Description string // one or two sentences for screen readers; goes into <desc>
@@ -33,14 +31,17 @@ type Forest struct {
 }
 
 // ForestRow is one row of a forest plot. Lo and Hi bound its interval;
-// NaN (or Lo == Hi) draws the point alone. Dashed draws a hollow point on
-// a dashed line, to mark an oracle. Bold sets the label in bold (the
+// NaN (or Lo == Hi) draws the point alone. The point and the interval's
+// line take Style's colour, marker and dash (a policy's, the same as in
+// its other charts; nil for the sequence's by row), hollow when it is
+// Open. Key is as for a Series. Bold sets the label in bold (the
 // reference row). Note is drawn at the right edge, if there is room.
 type ForestRow struct {
 	Label  string
+	Key    string
 	Value  float64
 	Lo, Hi float64
-	Dashed bool
+	Style  *Style
 	Bold   bool
 	Note   string
 }
@@ -60,31 +61,6 @@ const (
 	forestGap    = 12 // between the label column, the plot and the notes
 )
 
-// wrap breaks s into lines no wider than maxW at size px, at spaces; a
-// word wider than maxW stands alone on its line (the caller makes the
-// column at least as wide as the widest word, so nothing is cut).
-func wrap(s string, size, maxW float64, bold bool) []string {
-	words := strings.Fields(s)
-	var lines []string
-	cur := ""
-	for _, w := range words {
-		try := w
-		if cur != "" {
-			try = cur + " " + w
-		}
-		if cur != "" && textWidth(try, size, bold) > maxW {
-			lines = append(lines, cur)
-			cur = w
-			continue
-		}
-		cur = try
-	}
-	if cur != "" {
-		lines = append(lines, cur)
-	}
-	return lines
-}
-
 // widestWord returns the width of the widest word of s.
 func widestWord(s string, size float64, bold bool) float64 {
 	w := 0.0
@@ -96,6 +72,7 @@ func widestWord(s string, size float64, bold bool) float64 {
 
 type forestRow struct {
 	ForestRow
+	style  Style
 	lines  []string
 	ok     bool    // the value is finite
 	lo, hi float64 // NaN: no interval
@@ -120,7 +97,7 @@ func (c Forest) render() []byte {
 	var xe extent
 	rows := make([]forestRow, len(c.Rows))
 	for i, r := range c.Rows {
-		d := forestRow{ForestRow: r, lo: math.NaN(), hi: math.NaN()}
+		d := forestRow{ForestRow: r, style: styleOr(r.Style, i), lo: math.NaN(), hi: math.NaN()}
 		d.Label, d.Note = cleanText(r.Label), cleanText(r.Note)
 		d.ok = finite(r.Value)
 		if d.ok {
@@ -144,21 +121,18 @@ func (c Forest) render() []byte {
 	}
 	desc := joinDesc(c.Description, c.summary(rows, xLabel, ref))
 
-	r := newRenderer()
 	if !xe.ok {
-		h := 160
-		background(r, w, h)
-		top := header(r, w, title)
-		noData(r, w, h, top+8)
-		return document(w, h, id, a11yTitle, desc, "", r.b)
+		return emptyChart(w, 160, id, a11yTitle, desc, title)
 	}
+	r := newRenderer()
 	if ref != nil {
 		xe.add(ref.X)
 	}
 
 	// Columns: labels, plot, notes. The label column takes what its
-	// labels need up to 40% of the width, and never less than the widest
-	// word; the notes show only where the plot keeps room.
+	// labels need up to 40% of the width, and the widest word where it
+	// fits in that (a longer one breaks across lines); the notes show
+	// only where the plot keeps room.
 	inner := float64(w - 2*margin)
 	labelW, wordW, noteW := 0.0, 0.0, 0.0
 	for _, d := range rows {
@@ -166,7 +140,7 @@ func (c Forest) render() []byte {
 		wordW = math.Max(wordW, widestWord(d.Label, forestText, d.Bold))
 		noteW = math.Max(noteW, textWidth(d.Note, forestText, false))
 	}
-	labelW = math.Max(math.Min(labelW, 0.4*inner), wordW)
+	labelW = math.Max(math.Min(labelW, 0.4*inner), math.Min(wordW, 0.4*inner)) // a longer word breaks (wrapLines)
 	notes := noteW > 0 && inner-labelW-noteW-2*forestGap >= 160
 	plotLeft := margin + labelW + forestGap
 	plotRight := float64(w - margin)
@@ -182,26 +156,24 @@ func (c Forest) render() []byte {
 	}
 
 	// Rows top to bottom, below the title and the reference's label.
-	y := float64(margin)
-	if title != "" {
-		y += sizeTitle + 8
-	}
+	titles := titleLines(w, title)
+	y := float64(margin) + titleHeight(titles)
 	var refLines []string
 	if ref != nil && ref.Label != "" {
-		refLines = wrap(ref.Label, forestText, float64(w-2*margin), false)
+		refLines = wrapLines(ref.Label, forestText, float64(w-2*margin), false)
 		y += float64(len(refLines))*forestLine + 4
 	}
 	plotTop := y + 4
 	y = plotTop
 	for i := range rows {
-		rows[i].lines = wrap(rows[i].Label, forestText, labelW, rows[i].Bold)
+		rows[i].lines = wrapLines(rows[i].Label, forestText, labelW, rows[i].Bold)
 		rows[i].top = y
 		rows[i].h = math.Max(1, float64(len(rows[i].lines)))*forestLine + 2*forestRowPad - (forestLine - forestText)
 		y += rows[i].h
 	}
 	plotBottom := y
 	// The axis label wraps like the row labels, under the plot.
-	xLines := wrap(xLabel, forestText, math.Max(plotRight-plotLeft, widestWord(xLabel, forestText, false)), false)
+	xLines := wrapLines(xLabel, forestText, plotRight-plotLeft, false)
 	h := int(math.Ceil(plotBottom + 8 + forestText + 4 + margin))
 	if len(xLines) > 0 {
 		h += len(xLines)*forestLine + 6
@@ -236,9 +208,7 @@ func (c Forest) render() []byte {
 	clampX := func(x float64) float64 { return math.Max(plotLeft, math.Min(plotRight, x)) }
 
 	background(r, w, h)
-	if title != "" {
-		header(r, w, title)
-	}
+	header(r, titles)
 	// Zebra bands, then the grid, then the reference line, then the rows.
 	for i, d := range rows {
 		if i%2 == 1 {
@@ -254,7 +224,7 @@ func (c Forest) render() []byte {
 		x := px(ref.X)
 		r.line(x, plotTop-4, x, plotBottom, colRef, 1.5, "5 4")
 	}
-	blue := seriesColor(0)
+	r.openGroup("", "Rows")
 	for _, d := range rows {
 		cy := d.top + d.h/2
 		for k, l := range d.lines {
@@ -271,23 +241,29 @@ func (c Forest) render() []byte {
 			r.text(plotLeft+4, cy+forestText*capHeight/2, "n/a", textStyle{size: forestText, color: colMuted})
 			continue
 		}
-		dash := ""
-		if d.Dashed {
-			dash = "4 3"
+		if d.Key != "" {
+			r.raw(`<g data-policy="`)
+			r.b = appendEscaped(r.b, d.Key)
+			r.raw(`">`)
 		}
+		c := d.style.color()
 		if !math.IsNaN(d.lo) {
 			x0, x1 := clampX(px(d.lo)), clampX(px(d.hi))
-			r.line(x0, cy, x1, cy, blue, 2, dash)
+			r.line(x0, cy, x1, cy, c, 2.25, d.style.dash())
 			for _, e := range []struct{ v, x float64 }{{d.lo, x0}, {d.hi, x1}} {
 				if inside(e.v) {
-					r.line(e.x, cy-5, e.x, cy+5, blue, 2, "")
+					r.line(e.x, cy-5, e.x, cy+5, c, 2, "")
 				}
 			}
 		}
 		if inside(d.Value) {
-			r.circle(px(d.Value), cy, 4.5, d.Dashed, blue)
+			r.drawMarker(px(d.Value), cy, d.style, 5, d.title())
+		}
+		if d.Key != "" {
+			r.raw(`</g>`)
 		}
 	}
+	r.raw(`</g>`)
 	// Tick labels, the axis label and the reference's label.
 	for i, v := range ax.ticks {
 		r.text(px(v), plotBottom+8+forestText*capHeight, ax.labels[i], textStyle{size: forestText, color: colMuted, anchor: "middle"})
@@ -302,25 +278,14 @@ func (c Forest) render() []byte {
 	return document(w, h, id, a11yTitle, desc, "", r.b)
 }
 
-// colBand is the background of every other row.
-var colBand = drawing.Color{R: 0xf6, G: 0xf8, B: 0xfa, A: 255}
-
-// circle writes a point in col: filled, or hollow (white inside) when open.
-func (r *svgRenderer) circle(cx, cy, radius float64, open bool, col drawing.Color) {
-	r.b = append(r.b, `<circle cx="`...)
-	r.b = appendFloat(r.b, cx)
-	r.b = append(r.b, `" cy="`...)
-	r.b = appendFloat(r.b, cy)
-	r.b = append(r.b, `" r="`...)
-	r.b = appendFloat(r.b, radius)
-	r.b = append(r.b, '"')
-	if open {
-		r.b = appendColorAttr(r.b, "fill", colWhite)
-	} else {
-		r.b = appendColorAttr(r.b, "fill", col)
+// title is what a row's point says for people: its label, value and
+// interval.
+func (d forestRow) title() string {
+	t := d.Label + ": " + fmtNum(d.Value)
+	if !math.IsNaN(d.lo) {
+		t += " (interval " + fmtNum(d.lo) + " to " + fmtNum(d.hi) + ")"
 	}
-	r.b = appendColorAttr(r.b, "stroke", col)
-	r.b = append(r.b, ` stroke-width="2"/>`...)
+	return t
 }
 
 // fixedXRange is fixedYRange for a forest plot's x axis.
@@ -337,7 +302,8 @@ func (c Forest) hash() string {
 		h.f64(r.Value)
 		h.f64(r.Lo)
 		h.f64(r.Hi)
-		h.int(b2i(r.Dashed))
+		h.str(r.Key)
+		h.style(r.Style)
 		h.int(b2i(r.Bold))
 		h.str(r.Note)
 	}

@@ -71,7 +71,7 @@ func FuzzLineSVG(f *testing.F) {
 		c := Line{Title: title, XLabel: name, YLabel: title, Width: w % 2000, Height: h % 2000, Series: make([]Series, n)}
 		for i := range c.Series {
 			c.Series[i].Name = name
-			c.Series[i].Dashed = flags&(16<<i) != 0
+			c.Series[i].Style = ifStyle(flags&(16<<i) != 0)
 		}
 		for i, v := range vs {
 			s := &c.Series[i%n]
@@ -90,7 +90,7 @@ func FuzzLineSVG(f *testing.F) {
 			c.YRange = &Range{ymin, ymax}
 		}
 		if flags&4 != 0 && len(vs) > 0 {
-			c.Marks = []Mark{{vs[0], name}}
+			c.Marks = []Mark{{vs[0], name, flags&8 != 0}}
 			c.Refs = []Ref{{vs[len(vs)-1], title}}
 		}
 		b, err := c.SVG()
@@ -109,7 +109,7 @@ func FuzzBarsSVG(f *testing.F) {
 		vs := values(data)
 		c := Bars{Title: title, YLabel: name, Width: w % 2000, Height: h % 2000}
 		for i := 0; i+2 < len(vs) || (i == 0 && len(vs) > 0); i += 3 {
-			b := Bar{Label: name, Value: vs[i], Lo: math.NaN(), Hi: math.NaN(), Dashed: flags&(1<<(i%8)) != 0}
+			b := Bar{Label: name, Value: vs[i], Lo: math.NaN(), Hi: math.NaN(), Style: ifStyle(flags&(1<<(i%8)) != 0)}
 			if i+2 < len(vs) {
 				b.Lo, b.Hi = vs[i+1], vs[i+2]
 			}
@@ -150,7 +150,7 @@ func FuzzGroupedSVG(f *testing.F) {
 		c := Grouped{Title: title, XLabel: name, YLabel: title, Width: w % 2000, Height: h % 2000, Series: make([]GroupSeries, ns)}
 		for k := range c.Series {
 			c.Series[k].Name = name
-			c.Series[k].Dashed = flags&128 != 0 && k%2 == 0
+			c.Series[k].Style = ifStyle(flags&128 != 0 && k%2 == 0)
 		}
 		for i, v := range vs {
 			s := &c.Series[i%ns]
@@ -198,7 +198,7 @@ func FuzzForestSVG(f *testing.F) {
 		vs := values(data)
 		c := Forest{Title: title, XLabel: name, Width: w % 2000}
 		for i := 0; i+2 < len(vs) || (i == 0 && len(vs) > 0); i += 3 {
-			r := ForestRow{Label: name, Value: vs[i], Lo: math.NaN(), Hi: math.NaN(), Dashed: flags&(1<<(i%8)) != 0, Bold: i == 0, Note: title}
+			r := ForestRow{Label: name, Value: vs[i], Lo: math.NaN(), Hi: math.NaN(), Style: ifStyle(flags&(1<<(i%8)) != 0), Bold: i == 0, Note: title}
 			if i+2 < len(vs) {
 				r.Lo, r.Hi = vs[i+1], vs[i+2]
 			}
@@ -216,4 +216,13 @@ func FuzzForestSVG(f *testing.F) {
 		}
 		check(t, b)
 	})
+}
+
+// ifStyle returns an open (oracle) style when on, else nil: the
+// sequence's by position.
+func ifStyle(on bool) *Style {
+	if on {
+		return &Style{Color: 3, Dash: 3, Marker: 2, Open: true}
+	}
+	return nil
 }

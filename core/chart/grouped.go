@@ -9,10 +9,9 @@ import (
 // groupSeries is one series of a Grouped chart after cleaning, for the
 // legend and the description.
 type groupSeries struct {
-	name   string // full text; "Series i" if none was given
-	dashed bool
-	count  int    // groups with a bar
-	ye     extent // of its values
+	name  string // full text; "Series i" if none was given
+	count int    // groups with a bar
+	ye    extent // of its values
 }
 
 // SVG renders the chart as a standalone SVG document. It returns an error
@@ -31,23 +30,31 @@ func (c Grouped) render() []byte {
 		cats:   make([]string, n),
 		bars:   make([][]barData, n),
 		per:    per,
+		series: make([]string, per),
 		yRange: c.YRange,
 		refs:   c.Refs,
 	}
 	for i, g := range c.Groups {
 		p.cats[i] = cleanText(g)
 	}
+	byGroup := len(c.GroupStyles) > 0
 	series := make([]groupSeries, per)
 	all := make([]barData, n*per)
 	for k, s := range c.Series {
 		d := &series[k]
-		d.name, d.dashed = cleanText(s.Name), s.Dashed
+		d.name = cleanText(s.Name)
 		if d.name == "" {
 			d.name = "Series " + strconv.Itoa(k+1)
 		}
+		p.series[k] = d.name
+		own := styleOr(s.Style, k)
 		for i := 0; i < n; i++ {
-			b := barData{value: math.NaN(), lo: math.NaN(), hi: math.NaN(),
-				dashed: s.Dashed, color: seriesColor(k), palette: k % len(palette)}
+			b := barData{value: math.NaN(), lo: math.NaN(), hi: math.NaN(), style: own, key: cleanText(s.Key)}
+			if byGroup {
+				b.style = styleOr(styleAt(c.GroupStyles, i), i)
+				b.style.Open = own.Open
+				b.key = cleanText(atStr(c.GroupKeys, i))
+			}
 			if i < len(s.Values) {
 				lo, hi := math.NaN(), math.NaN()
 				if i < len(s.Lo) && i < len(s.Hi) {
@@ -67,8 +74,13 @@ func (c Grouped) render() []byte {
 	}
 	if per > 1 || (per == 1 && cleanText(c.Series[0].Name) != "") {
 		p.legend = make([]legendItem, per)
-		for k, d := range series {
-			p.legend[k] = legendItem{text: d.name, color: seriesColor(k), dashed: d.dashed, bar: true, palette: k % len(palette)}
+		for k, s := range c.Series {
+			st := styleOr(s.Style, k)
+			it := legendItem{text: series[k].name, key: cleanText(s.Key), style: st, bar: true, glyph: st.markerIndex() > 0}
+			if byGroup { // the groups carry the colours; a series is told by its fill
+				it = legendItem{text: series[k].name, style: Style{Color: Neutral, Open: st.Open}, bar: true}
+			}
+			p.legend[k] = it
 		}
 	}
 
@@ -82,6 +94,22 @@ func (c Grouped) render() []byte {
 	}
 	desc := joinDesc(c.Description, c.summary(&p, series))
 	return p.svg(c.Width, c.Height, a11yTitle, desc)
+}
+
+// styleAt returns xs[i], or nil past its end.
+func styleAt(xs []*Style, i int) *Style {
+	if i < len(xs) {
+		return xs[i]
+	}
+	return nil
+}
+
+// atStr returns xs[i], or "" past its end.
+func atStr(xs []string, i int) string {
+	if i < len(xs) {
+		return xs[i]
+	}
+	return ""
 }
 
 func (c Grouped) hash() string {
@@ -100,7 +128,13 @@ func (c Grouped) hash() string {
 		h.f64s(s.Values)
 		h.f64s(s.Lo)
 		h.f64s(s.Hi)
-		h.int(b2i(s.Dashed))
+		h.str(s.Key)
+		h.style(s.Style)
+	}
+	h.int(len(c.GroupStyles))
+	for i, st := range c.GroupStyles {
+		h.str(atStr(c.GroupKeys, i))
+		h.style(st)
 	}
 	h.rng(c.YRange)
 	h.int(len(c.Refs))
@@ -140,12 +174,7 @@ func (c Grouped) summary(p *barPlot, series []groupSeries) string {
 	if lo, hi, ok := fixedYRange(c.YRange); ok {
 		s.add("The vertical axis runs from %s to %s.", fmtNum(lo), fmtNum(hi))
 	}
-	name := func(k int) string {
-		if series[k].dashed {
-			return series[k].name + " (hatched)"
-		}
-		return series[k].name
-	}
+	name := func(k int) string { return series[k].name }
 	shown := min(len(series), summaryLimit)
 	for k, d := range series[:shown] {
 		switch {

@@ -1,73 +1,74 @@
 package chart
 
 import (
+	"math"
 	"strconv"
-
-	"github.com/wcharczuk/go-chart/v2/drawing"
 )
 
 // The legend sits between the title and the plot, in rows that wrap, so it
-// never covers data (go-chart's own legends are drawn inside the plot).
+// never covers data (go-chart's own legends are drawn inside the plot). A
+// long name wraps onto more lines rather than being cut.
 
 // legendItem is one entry: a swatch in the series' style and its name.
 type legendItem struct {
-	text    string
-	color   drawing.Color
-	dashed  bool
-	band    bool // the series has an interval band
-	dot     bool // the series is drawn with markers
-	bar     bool // the series is drawn as bars: a square swatch, hatched if dashed
-	palette int  // index into palette, for the hatch pattern of a dashed bar
+	text  string
+	key   string // data-policy of the entry, or ""
+	style Style
+	plain bool // no swatch (the "+n more" entry)
+	band  bool // the series has an interval band
+	bar   bool // the series is drawn as bars: a square swatch, hatched as its bars
+	glyph bool // a bar swatch shows its style's marker (see barGlyph)
 }
 
-// legendPlaced is an entry with its position and display text.
+// legendPlaced is an entry with its position and wrapped text.
 type legendPlaced struct {
 	legendItem
-	x, y float64 // top left of the entry
+	lines []string
+	x, y  float64 // top left of the entry
 }
 
 type legendLayout struct {
 	items  []legendPlaced
 	bottom float64
-	hatch  string // id prefix of the hatch patterns, for dashed bar swatches
 }
 
 const (
-	legendSwatch  = 22.0 // swatch width
-	legendBar     = 12.0 // width and height of a bar swatch
+	legendSwatch  = 30.0 // width of a line swatch: a whole period of every dash pattern
+	legendBar     = 14.0 // width and height of a bar swatch
 	legendGap     = 6.0  // between swatch and text
 	legendSpacing = 18.0 // between entries
-	legendRow     = 18.0 // row height
-	legendMaxText = 220.0
+	legendRow     = 18.0 // height of a one-line row
+	legendMaxText = 240.0
 	legendMax     = 40 // entries shown; the rest are counted in a last entry
 )
 
 // layoutLegend flows items into rows starting at (x0, y0), at most maxW
-// wide, and truncates long names.
+// wide; a name wider than its room wraps onto more lines.
 func layoutLegend(items []legendItem, x0, y0, maxW float64) legendLayout {
 	var l legendLayout
 	if len(items) > legendMax {
-		more := legendItem{text: "+" + strconv.Itoa(len(items)-legendMax+1) + " more"}
+		more := legendItem{text: "and " + strconv.Itoa(len(items)-legendMax+1) + " more", plain: true}
 		items = append(items[:legendMax-1:legendMax-1], more)
 	}
 	x, y := x0, y0
-	textMax := min(legendMaxText, maxW-legendSwatch-legendGap)
+	rowH := 0.0
 	for _, it := range items {
-		it.text = truncate(it.text, sizeLegend, textMax, false)
-		w := textWidth(it.text, sizeLegend, false)
-		if !it.color.IsZero() {
-			w += it.swatchWidth() + legendGap
+		sw := 0.0
+		if !it.plain {
+			sw = it.swatchWidth() + legendGap
 		}
+		lines := wrapLines(it.text, sizeLegend, math.Max(40, math.Min(legendMaxText, maxW-sw)), false)
+		w := sw + widest(lines, sizeLegend, false)
+		h := legendRow + float64(max(len(lines), 1)-1)*lineHeight(sizeLegend)
 		if x > x0 && x+w > x0+maxW {
-			x, y = x0, y+legendRow
+			x, y = x0, y+rowH+2
+			rowH = 0
 		}
-		l.items = append(l.items, legendPlaced{legendItem: it, x: x, y: y})
+		l.items = append(l.items, legendPlaced{legendItem: it, lines: lines, x: x, y: y})
 		x += w + legendSpacing
+		rowH = math.Max(rowH, h)
 	}
-	l.bottom = y
-	if len(l.items) > 0 {
-		l.bottom = y + legendRow
-	}
+	l.bottom = y + rowH
 	return l
 }
 
@@ -78,39 +79,39 @@ func (it legendItem) swatchWidth() float64 {
 	return legendSwatch
 }
 
-// draw writes the legend.
-func (l legendLayout) draw(r *svgRenderer) {
+// draw writes the legend; bar swatches take their fills from pat.
+func (l legendLayout) draw(r *svgRenderer, pat *patterns) {
 	for _, it := range l.items {
-		mid := it.y + legendRow/2
+		mid := it.y + legendRow/2 // of the first line
 		tx := it.x
+		if it.key != "" {
+			r.raw(`<g data-policy="`)
+			r.b = appendEscaped(r.b, it.key)
+			r.raw(`">`)
+		}
+		c := it.style.color()
 		switch {
-		case it.color.IsZero():
+		case it.plain:
 		case it.bar:
 			s := legendBar
-			if it.dashed && l.hatch != "" {
-				// Inset by half the outline, to match the filled size.
-				fill := "url(#" + l.hatch + strconv.Itoa(it.palette) + ")"
-				r.rect(it.x+0.75, mid-s/2+0.75, s-1.5, s-1.5, fill, 0, it.color, 1.5, "3 1.5")
-			} else {
-				r.fillRect(it.x, mid-s/2, s, s, it.color)
+			r.rect(it.x+0.75, mid-s/2+0.75, s-1.5, s-1.5, pat.fill(it.style), 0, c, 1.5, "")
+			if it.glyph {
+				r.drawMarker(it.x+s/2, mid, Style{Color: it.style.Color, Marker: it.style.Marker}, 3, "")
 			}
 			tx += s + legendGap
 		default:
 			if it.band {
-				band := it.color
+				band := c
 				band.A = 40
 				r.fillRect(it.x, mid-6, legendSwatch, 12, band)
 			}
-			dash := ""
-			if it.dashed {
-				dash = "5 3"
-			}
-			r.line(it.x+1, mid, it.x+legendSwatch-1, mid, it.color, 2.5, dash)
-			if it.dot {
-				marker(r, it.x+legendSwatch/2, mid, it.color, it.dashed)
-			}
+			r.line(it.x+1, mid, it.x+legendSwatch-1, mid, c, it.style.lineWidth(), it.style.dash())
+			r.drawMarker(it.x+legendSwatch/2, mid, it.style, markerSize, "")
 			tx += legendSwatch + legendGap
 		}
-		r.text(tx, mid+sizeLegend*capHeight/2, it.text, textStyle{size: sizeLegend, color: colText})
+		textLines(r, tx, mid+sizeLegend*capHeight/2, it.lines, textStyle{size: sizeLegend, color: colText})
+		if it.key != "" {
+			r.raw(`</g>`)
+		}
 	}
 }

@@ -2,12 +2,13 @@ package chart
 
 import (
 	"bytes"
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	gochart "github.com/wcharczuk/go-chart/v2"
-	"github.com/wcharczuk/go-chart/v2/drawing"
 )
 
 // point is one cleaned data point. y, lo and hi are NaN where missing.
@@ -15,9 +16,9 @@ type point struct{ x, y, lo, hi float64 }
 
 // lineData is one series after cleaning.
 type lineData struct {
-	name    string // full text, for the legend (truncated) and the description
-	color   drawing.Color
-	dashed  bool
+	name    string // full text, for the legend and the description
+	key     string // data-policy, or ""
+	style   Style
 	pts     []point // sorted by x; every x is finite
 	valid   int     // points with a finite y
 	banded  bool    // at least one point has an interval
@@ -26,15 +27,25 @@ type lineData struct {
 }
 
 // markerLimit is the largest number of points for which every point of a
-// line gets a marker; longer lines only mark isolated points.
-const markerLimit = 15
+// line gets a marker; longer lines get one every markerGap pixels or so,
+// enough to show their shape of marker without hiding the line.
+const (
+	markerLimit = 15
+	markerGap   = 56.0
+)
+
+// tipLimit is about the most points of a chart that carry their values
+// for the page's tooltips (hit targets with a <title>); a chart with more
+// gives them to every k-th point of each line, and the data table has
+// them all.
+const tipLimit = 800
 
 // cleanSeries applies the input rules: the shorter of X and Y sets the
 // length, points with a non-finite x are dropped, a non-finite y leaves a
 // gap, an interval needs both bounds finite (and is put in order), values
 // are clamped to ±maxMagnitude, and points are sorted by x.
-func cleanSeries(i, color int, s Series) lineData {
-	d := lineData{name: cleanText(s.Name), color: seriesColor(color), dashed: s.Dashed}
+func cleanSeries(i int, s Series) lineData {
+	d := lineData{name: cleanText(s.Name), key: cleanText(s.Key), style: styleOr(s.Style, i)}
 	if d.name == "" {
 		d.name = "Series " + strconv.Itoa(i+1)
 	}
@@ -74,15 +85,7 @@ func cleanSeries(i, color int, s Series) lineData {
 	return d
 }
 
-func cmpX(a, b point) int {
-	switch {
-	case a.x < b.x:
-		return -1
-	case a.x > b.x:
-		return 1
-	}
-	return 0
-}
+func cmpX(a, b point) int { return cmp.Compare(a.x, b.x) }
 
 // runs calls f for each maximal run of consecutive points where ok holds.
 func runs(pts []point, ok func(point) bool, f func([]point)) {
@@ -107,6 +110,22 @@ func runs(pts []point, ok func(point) bool, f func([]point)) {
 func hasY(p point) bool    { return !math.IsNaN(p.y) }
 func hasBand(p point) bool { return !math.IsNaN(p.lo) }
 
+// pointTitle is what a point of a series says for people: the series, x
+// and y, and the interval where it has one.
+func pointTitle(name, xLabel string, p point) string {
+	x := fmtNum(p.x)
+	if xLabel != "" {
+		x = xLabel + " " + x
+	} else {
+		x = "x = " + x
+	}
+	t := name + ", " + x + ": " + fmtNum(p.y)
+	if hasBand(p) {
+		t += " (interval " + fmtNum(p.lo) + " to " + fmtNum(p.hi) + ")"
+	}
+	return t
+}
+
 // SVG renders the chart as a standalone SVG document. It returns an error
 // only if go-chart fails despite the input guards; any input renders.
 func (c Line) SVG() (out []byte, err error) {
@@ -114,103 +133,145 @@ func (c Line) SVG() (out []byte, err error) {
 	return c.render(), nil
 }
 
+// lineInput is a Line after cleaning, shared by its layouts.
+type lineInput struct {
+	w, h           int // requested; h = 0 to choose
+	id, title      string
+	a11yTitle      string
+	desc           string
+	xLabel, yLabel string
+	series         []lineData
+	xe, ye         extent
+	legend         bool
+}
+
 func (c Line) render() []byte {
 	w, h := size(c.Width, c.Height)
-	title := cleanText(c.Title)
-	series := make([]lineData, len(c.Series))
-	var xe, ye extent
-	color := -1
+	in := lineInput{w: w, h: h, title: cleanText(c.Title), xLabel: cleanText(c.XLabel), yLabel: cleanText(c.YLabel)}
+	in.series = make([]lineData, len(c.Series))
 	for i, s := range c.Series {
-		if !s.Paired || i == 0 {
-			color++
-		}
-		d := cleanSeries(i, color, s)
+		d := cleanSeries(i, s)
 		for _, p := range d.pts {
 			if hasY(p) || hasBand(p) {
-				xe.add(p.x)
-				ye.add(p.y)
-				ye.add(p.lo)
-				ye.add(p.hi)
+				in.xe.add(p.x)
+				in.ye.add(p.y)
+				in.ye.add(p.lo)
+				in.ye.add(p.hi)
 			}
 		}
-		series[i] = d
+		in.series[i] = d
 	}
-	hasData := xe.ok
-	if hasData {
-		for _, m := range c.Marks {
-			xe.add(m.X)
+	in.legend = len(c.Series) > 1 || (len(c.Series) == 1 && cleanText(c.Series[0].Name) != "")
+	in.id = cleanID(c.ID)
+	if in.id == "" {
+		in.id = c.hash()
+	}
+	in.a11yTitle = in.title
+	if in.a11yTitle == "" {
+		in.a11yTitle = "Line chart"
+	}
+	in.desc = joinDesc(c.Description, c.summary(in.series, in.xe.ok))
+	if !in.xe.ok {
+		return emptyChart(w, h, in.id, in.a11yTitle, in.desc, in.title)
+	}
+	return laidOut(w, func(sp spill) ([]byte, outside) { return c.layout(&in, sp) })
+}
+
+// plotBottomFor returns the bottom of a plot plotW wide from plotTop down,
+// with bottomSpace under it for the x axis, in a chart h high (0: as the
+// plot's width suits, plotHeight), and the chart's height: grown where h
+// would leave the plot less than minPlotH, or less than the labels stacked
+// beside it need (sp.tall).
+func plotBottomFor(h int, plotTop, plotW, bottomSpace float64, sp spill) (float64, int) {
+	if h == 0 {
+		bottom := plotTop + math.Max(plotHeight(plotW), sp.tall)
+		return bottom, int(math.Ceil(bottom + bottomSpace + margin))
+	}
+	bottom := float64(h-margin) - bottomSpace
+	if least := math.Max(minPlotH, sp.tall); bottom-plotTop < least {
+		h += int(math.Ceil(least - (bottom - plotTop)))
+		bottom = float64(h-margin) - bottomSpace
+	}
+	return bottom, h
+}
+
+// laidOut lays a chart out with layout until every reference label has a
+// place: inside the plot, or in room kept outside it for those that found
+// none (which changes the plot, so the labels are placed again).
+func laidOut(w int, layout func(spill) ([]byte, outside)) []byte {
+	var sp spill
+	for pass := 0; ; pass++ {
+		out, left := layout(sp)
+		need := left.room(float64(w))
+		if sp.holds(need) || pass == 3 {
+			return out
 		}
+		sp = sp.grow(need)
+	}
+}
+
+// layout lays the chart out and draws it, keeping sp free outside the
+// plot for reference labels, and returns the document and the labels
+// that found no room inside the plot (drawn in sp when it has room).
+func (c Line) layout(in *lineInput, sp spill) ([]byte, outside) {
+	w, h := in.w, in.h
+	id, title, series := in.id, in.title, in.series
+	xe, ye := in.xe, in.ye
+	for _, m := range c.Marks {
+		xe.add(m.X)
 	}
 	ylo, yhi, yFixed := fixedYRange(c.YRange)
-	if hasData && !yFixed {
+	if !yFixed {
 		for _, rf := range c.Refs {
 			ye.add(rf.Y)
 		}
 	}
 
-	id := cleanID(c.ID)
-	if id == "" {
-		id = c.hash()
-	}
-	a11yTitle := title
-	if a11yTitle == "" {
-		a11yTitle = "Line chart"
-	}
-	desc := joinDesc(c.Description, c.summary(series, hasData))
-
-	r := newRenderer()
-	if !hasData {
-		background(r, w, h)
-		top := header(r, w, title)
-		noData(r, w, h, top+8)
-		return document(w, h, id, a11yTitle, desc, "", r.b)
-	}
-
-	// Vertical layout, top to bottom: title, legend, y-axis label, plot,
-	// x tick labels, x-axis label.
+	// Vertical layout, top to bottom: title, legend, y-axis label, the
+	// labels of marks that found no room in the plot, plot, x tick
+	// labels, x-axis label.
+	titles := titleLines(w, title)
+	top := float64(margin) + titleHeight(titles)
 	items := make([]legendItem, len(series))
 	for i, d := range series {
-		items[i] = legendItem{text: d.name, color: d.color, dashed: d.dashed, band: d.banded, dot: d.valid > 0 && d.valid <= markerLimit}
+		items[i] = legendItem{text: d.name, key: d.key, style: d.style, band: d.banded}
 	}
-	xLabel, yLabel := cleanText(c.XLabel), cleanText(c.YLabel)
 	var leg legendLayout
-	top := float64(margin)
-	if title != "" {
-		top += sizeTitle + 8
-	}
-	if len(series) > 1 || (len(series) == 1 && cleanText(c.Series[0].Name) != "") {
+	if in.legend {
 		leg = layoutLegend(items, margin, top+4, float64(w-2*margin))
 		top = leg.bottom + 6
 	}
+	yLines := wrapLines(in.yLabel, sizeLabel, float64(w-2*margin), false)
 	plotTop := top + 10
-	if yLabel != "" {
-		plotTop = top + sizeLabel + 14
+	if len(yLines) > 0 {
+		plotTop = top + float64(len(yLines)-1)*lineHeight(sizeLabel) + sizeLabel + 14
 	}
-	bottomSpace := 24.0
-	if xLabel != "" {
-		bottomSpace += sizeLabel + 10
-	}
-	plotBottom := float64(h-margin) - bottomSpace
-	if plotBottom-plotTop < minPlotH { // keep a usable plot: grow the image
-		h += int(math.Ceil(minPlotH - (plotBottom - plotTop)))
-		plotBottom = float64(h-margin) - bottomSpace
-	}
+	yLabelAt := plotTop - 12 - float64(len(yLines)-1)*lineHeight(sizeLabel)
+	plotTop += sp.top
 
-	// Y axis: fixed, or fitted to the data and rounded out to whole steps.
+	// Y axis labels first: their width sets the plot's left edge, and so
+	// the width the x label wraps to and the height that suits it.
 	if !yFixed {
 		ylo, yhi = ye.lo, ye.hi
 		if degenerate(ylo, yhi) {
 			ylo, yhi = widen((ylo+yhi)/2, true)
 		}
 	}
-	ya := ticksFor(ylo, yhi, int((plotBottom-plotTop)/45), !yFixed, false, nil)
+	// The number of y ticks depends on the plot's height, which depends
+	// on the bottom labels: lay the ticks out for a first guess of the
+	// height, which only the widest tick label's width feeds back.
+	guessH := float64(h) - margin - 36 - plotTop
+	if h == 0 {
+		guessH = plotHeight(float64(w) - 2*margin - 40 - sp.right)
+	}
+	ya := ticksFor(ylo, yhi, int(guessH/45), !yFixed, false, nil)
 	yTickW := 0.0
 	for _, l := range ya.labels {
 		yTickW = math.Max(yTickW, textWidth(l, sizeTick, false))
 	}
 	plotLeft := math.Ceil(margin + yTickW + 8)
-	if float64(w-margin)-plotLeft < minPlotW { // wide tick labels: grow the image
-		w = int(plotLeft) + margin + minPlotW
+	if float64(w-margin)-sp.right-plotLeft < minPlotW { // wide tick labels: grow the image
+		w = int(math.Ceil(plotLeft+sp.right)) + margin + minPlotW
 	}
 
 	// X axis: the data's extent, with ticks inside it.
@@ -225,22 +286,38 @@ func (c Line) render() []byte {
 		}
 	}
 	intX = intX && xhi-xlo >= 2
-	plotW := float64(w-margin) - plotLeft
+	plotW := float64(w-margin) - sp.right - plotLeft
 	xa := ticksFor(xlo, xhi, int(plotW/90), false, intX, func(a axis) bool {
 		maxW := 0.0
 		for _, l := range a.labels {
 			maxW = math.Max(maxW, textWidth(l, sizeTick, false))
 		}
-		return (maxW+12)*float64(len(a.labels)) <= plotW
+		// The last label's overhang narrows the plot (plotRight below).
+		return (maxW+12)*float64(len(a.labels)) <= plotW-maxW/2
 	})
 	lastW := 0.0
 	if n := len(xa.labels); n > 0 {
 		lastW = textWidth(xa.labels[n-1], sizeTick, false)
 	}
-	plotRight := math.Floor(float64(w-margin) - math.Max(4, lastW/2))
+	plotRight := math.Floor(float64(w-margin) - math.Max(4, lastW/2-sp.right) - sp.right)
 	if plotRight-plotLeft < minPlotW/2 {
 		w += int(math.Ceil(minPlotW/2 - (plotRight - plotLeft)))
-		plotRight = math.Floor(float64(w-margin) - math.Max(4, lastW/2))
+		plotRight = math.Floor(float64(w-margin) - math.Max(4, lastW/2-sp.right) - sp.right)
+	}
+	xLines := wrapLines(in.xLabel, sizeLabel, plotRight-plotLeft, false)
+	bottomSpace := 8 + sizeTick + 4.0
+	if len(xLines) > 0 {
+		bottomSpace += 10 + float64(len(xLines)-1)*lineHeight(sizeLabel) + sizeLabel
+	}
+	plotBottom, h := plotBottomFor(h, plotTop, plotRight-plotLeft, bottomSpace, sp)
+	if int((plotBottom-plotTop)/45) != int(guessH/45) && !yFixed || yFixed {
+		ya = ticksFor(ylo, yhi, int((plotBottom-plotTop)/45), !yFixed, false, func(a axis) bool {
+			wide := 0.0
+			for _, l := range a.labels {
+				wide = math.Max(wide, textWidth(l, sizeTick, false))
+			}
+			return wide <= yTickW
+		})
 	}
 
 	xr := &fixedRange{min: xa.min, max: xa.max}
@@ -251,7 +328,7 @@ func (c Line) render() []byte {
 	// exactly to the plot; lines and markers may reach a little beyond.
 	list = append(list, clipBegin(id+"-clip-band", 0))
 	for _, d := range series {
-		fill := d.color
+		fill := d.style.color()
 		fill.A = 40
 		runs(d.pts, hasBand, func(run []point) {
 			if len(run) < 2 {
@@ -276,7 +353,11 @@ func (c Line) render() []byte {
 		for _, m := range c.Marks {
 			if inRange(m.X, xa.min, xa.max) {
 				px := pxX(box, xr, m.X)
-				r.line(px, float64(box.Top), px, float64(box.Bottom), colRef, 1.25, "5 4")
+				if m.Current {
+					r.line(px, float64(box.Top), px, float64(box.Bottom), colText, 1.5, "")
+				} else {
+					r.line(px, float64(box.Top), px, float64(box.Bottom), colRef, 1.25, "5 4")
+				}
 			}
 		}
 		for _, rf := range c.Refs {
@@ -285,10 +366,19 @@ func (c Line) render() []byte {
 			}
 		}
 	}})
+	total := 0
 	for _, d := range series {
-		style := gochart.Style{StrokeColor: d.color, StrokeWidth: 2}
-		if d.dashed {
-			style.StrokeDashArray = []float64{6, 4}
+		total += d.valid
+	}
+	tipEvery := max(1, (total+tipLimit-1)/tipLimit)
+	for i, d := range series {
+		list = append(list, drawSeries{func(r *svgRenderer, _ gochart.Box, _, _ gochart.Range) { r.openGroup(d.key, d.name) }})
+		style := gochart.Style{StrokeColor: d.style.color(), StrokeWidth: d.style.lineWidth()}
+		if dash := d.style.dash(); dash != "" {
+			for _, f := range strings.Fields(dash) {
+				v, _ := strconv.ParseFloat(f, 64)
+				style.StrokeDashArray = append(style.StrokeDashArray, v)
+			}
 		}
 		runs(d.pts, hasY, func(run []point) {
 			if len(run) < 2 {
@@ -300,24 +390,38 @@ func (c Line) render() []byte {
 			}
 			list = append(list, cs)
 		})
-	}
-	// Markers and whiskers on top of all lines.
-	for _, d := range series {
+		// Markers and whiskers on the line: every point of a short line,
+		// else one every markerGap pixels, staggered from series to series
+		// so that lines on top of each other still show theirs; a point
+		// alone between gaps always.
 		list = append(list, drawSeries{func(r *svgRenderer, box gochart.Box, xr, yr gochart.Range) {
 			runs(d.pts, hasBand, func(run []point) {
 				if len(run) == 1 {
 					p := run[0]
-					whisker(r, pxX(box, xr, p.x), pxY(box, yr, p.lo), pxY(box, yr, p.hi), d.color, 4)
+					whisker(r, pxX(box, xr, p.x), pxY(box, yr, p.lo), pxY(box, yr, p.hi), d.style.color(), 4)
 				}
 			})
 			all := d.valid <= markerLimit
+			next := float64(box.Left) + markerGap*float64(i+1)/float64(len(series)+1)
 			runs(d.pts, hasY, func(run []point) {
-				if all || len(run) == 1 {
-					for _, p := range run {
-						marker(r, pxX(box, xr, p.x), pxY(box, yr, p.y), d.color, d.dashed)
+				for _, p := range run {
+					x := pxX(box, xr, p.x)
+					if all || len(run) == 1 || x >= next {
+						r.drawMarker(x, pxY(box, yr, p.y), d.style, markerSize, "")
+						next = math.Max(next+markerGap, x+markerGap/2)
 					}
 				}
 			})
+			k := 0
+			runs(d.pts, hasY, func(run []point) {
+				for _, p := range run {
+					if k%tipEvery == 0 {
+						r.hitTarget(pxX(box, xr, p.x), pxY(box, yr, p.y), pointTitle(d.name, in.xLabel, p))
+					}
+					k++
+				}
+			})
+			r.raw("</g>")
 		}})
 	}
 	list = append(list, clipEnd())
@@ -339,6 +443,7 @@ func (c Line) render() []byte {
 		zero = gochart.GridLine{Value: 0, Style: gochart.Style{StrokeColor: colZero, StrokeWidth: 1}}
 	}
 
+	var left outside
 	labels := element(func(r *svgRenderer, box gochart.Box) {
 		for i, v := range ya.ticks {
 			py := pxY(box, yr, v)
@@ -347,21 +452,13 @@ func (c Line) render() []byte {
 		for i, v := range xa.ticks {
 			r.text(pxX(box, xr, v), float64(box.Bottom)+8+sizeTick, xa.labels[i], textStyle{size: sizeTick, color: colMuted, anchor: "middle"})
 		}
-		if xLabel != "" {
-			t := truncate(xLabel, sizeLabel, float64(box.Width()), false)
-			r.text(float64(box.Left+box.Right)/2, float64(box.Bottom)+8+sizeTick+10+sizeLabel, t, textStyle{size: sizeLabel, color: colText, anchor: "middle"})
-		}
-		if yLabel != "" {
-			t := truncate(yLabel, sizeLabel, float64(w-2*margin), false)
-			r.text(margin, float64(box.Top)-12, t, textStyle{size: sizeLabel, color: colText})
-		}
-		if title != "" {
-			header(r, w, title)
-		}
-		leg.draw(r)
-		// Reference labels last, placed off the data where possible.
-		// Long lines are followed every stride points: placement only
-		// needs their rough course, and must stay fast for any input.
+		textLines(r, float64(box.Left+box.Right)/2, float64(box.Bottom)+8+sizeTick+10+sizeLabel, xLines, textStyle{size: sizeLabel, color: colText, anchor: "middle"})
+		textLines(r, margin, yLabelAt, yLines, textStyle{size: sizeLabel, color: colText})
+		header(r, titles)
+		leg.draw(r, nil)
+		// Reference labels last, placed off the data. Long lines are
+		// followed every stride points: placement only needs their rough
+		// course, and must stay fast for any input.
 		var obs obstacles
 		total := 0
 		for _, d := range series {
@@ -371,14 +468,23 @@ func (c Line) render() []byte {
 		for _, d := range series {
 			runs(d.pts, hasY, func(run []point) {
 				x0, y0 := pxX(box, xr, run[0].x), pxY(box, yr, run[0].y)
-				obs.boxes = append(obs.boxes, box4(x0, y0, 4))
+				obs.boxes = append(obs.boxes, box4(x0, y0, markerSize+2))
 				for i := stride; i < len(run)+stride-1; i += stride {
 					p := run[min(i, len(run)-1)]
 					x1, y1 := pxX(box, xr, p.x), pxY(box, yr, p.y)
 					obs.segs = append(obs.segs, [4]float64{x0, y0, x1, y1})
+					if d.valid <= markerLimit {
+						obs.boxes = append(obs.boxes, box4(x1, y1, markerSize+2))
+					}
 					x0, y0 = x1, y1
 				}
-				obs.boxes = append(obs.boxes, box4(x0, y0, 4))
+				obs.boxes = append(obs.boxes, box4(x0, y0, markerSize+2))
+			})
+			runs(d.pts, hasBand, func(run []point) {
+				if len(run) == 1 {
+					x := pxX(box, xr, run[0].x)
+					obs.segs = append(obs.segs, [4]float64{x, pxY(box, yr, run[0].lo), x, pxY(box, yr, run[0].hi)})
+				}
 			})
 		}
 		for _, m := range c.Marks {
@@ -393,19 +499,34 @@ func (c Line) render() []byte {
 				obs.segs = append(obs.segs, [4]float64{float64(box.Left), py, float64(box.Right), py})
 			}
 		}
-		maxW := 0.45 * float64(box.Width())
+		maxW := math.Max(0.45*float64(box.Width()), 80)
 		for _, rf := range c.Refs {
-			if t := truncate(cleanText(rf.Label), sizeNote, maxW, false); t != "" && inRange(rf.Y, ya.min, ya.max) {
-				place(r, &obs, t, sizeNote, refCandidates(box, pxY(box, yr, rf.Y), textWidth(t, sizeNote, false)))
+			if t := cleanText(rf.Label); t != "" && inRange(rf.Y, ya.min, ya.max) {
+				n := newNote(t, maxW)
+				py := pxY(box, yr, rf.Y)
+				if !place(r, &obs, n, refCandidates(box, py, n)) {
+					left.right = append(left.right, pending{t, py})
+				}
 			}
 		}
 		for _, m := range c.Marks {
-			if t := truncate(cleanText(m.Label), sizeNote, maxW, false); t != "" && inRange(m.X, xa.min, xa.max) {
-				place(r, &obs, t, sizeNote, markCandidates(box, pxX(box, xr, m.X), textWidth(t, sizeNote, false)))
+			if t := cleanText(m.Label); t != "" && inRange(m.X, xa.min, xa.max) {
+				n := newNote(t, maxW)
+				px := pxX(box, xr, m.X)
+				if !place(r, &obs, n, markCandidates(box, px, n)) {
+					left.top = append(left.top, pending{t, px})
+				}
 			}
+		}
+		if sp.right > 0 {
+			drawRight(r, left.right, float64(box.Right), sp.right, float64(box.Top), float64(box.Bottom))
+		}
+		if sp.top > 0 {
+			drawTop(r, left.top, float64(box.Top)-sp.top-4, float64(w))
 		}
 	})
 
+	r := newRenderer()
 	gc := gochart.Chart{
 		Width:  w,
 		Height: h,
@@ -448,14 +569,14 @@ func (c Line) render() []byte {
 	if err := gc.Render(func(int, int) (gochart.Renderer, error) { return r, nil }, &bytes.Buffer{}); err != nil {
 		panic(err) // turned into an error by SVG
 	}
-	return document(w, h, id, a11yTitle, desc, "", r.b)
+	return document(w, h, id, in.a11yTitle, in.desc, "", r.b), left
 }
 
 // ticksFor lays out an axis over [lo, hi] aiming at target ticks. It asks
 // for more ticks when a range would otherwise show fewer than two, and for
 // fewer while fits (if given) says the labels do not fit. It always
 // returns at least two ticks: given none, go-chart would make its own,
-// unformatted and unbounded.
+// unformatted and unbounded. When no nice step fits, the two ends alone.
 func ticksFor(lo, hi float64, target int, nice, intStep bool, fits func(axis) bool) axis {
 	target = max(2, min(target, 12))
 	a := makeAxis(lo, hi, target, nice, intStep)
@@ -470,7 +591,8 @@ func ticksFor(lo, hi float64, target int, nice, intStep bool, fits func(axis) bo
 		}
 		a = b
 	}
-	if len(a.ticks) < 2 {
+	// No nice step fits (long labels of huge numbers): the two ends alone.
+	if len(a.ticks) < 2 || fits != nil && !fits(a) && len(a.ticks) > 2 {
 		a = axis{min: lo, max: hi, ticks: []float64{lo, hi}}
 		a.labels = tickLabels(a.ticks, hi-lo)
 	}
@@ -503,13 +625,15 @@ func (c Line) hash() string {
 		h.f64s(s.Y)
 		h.f64s(s.Lo)
 		h.f64s(s.Hi)
-		h.int(b2i(s.Dashed))
+		h.str(s.Key)
+		h.style(s.Style)
 	}
 	h.rng(c.YRange)
 	h.int(len(c.Marks))
 	for _, m := range c.Marks {
 		h.f64(m.X)
 		h.str(m.Label)
+		h.int(b2i(m.Current))
 	}
 	h.int(len(c.Refs))
 	for _, rf := range c.Refs {
@@ -564,9 +688,6 @@ func (c Line) summary(series []lineData, hasData bool) string {
 			}
 		}
 		kind := ""
-		if d.dashed {
-			kind = " (dashed)"
-		}
 		switch n {
 		case 0:
 			s.add("%s%s: no data.", d.name, kind)

@@ -24,7 +24,10 @@ func sampleLine() Line {
 		Refs:        []Ref{{Y: 0.66, Label: "paper: 0.66"}},
 	}
 	for i, name := range names {
-		s := Series{Name: name, Dashed: i == len(names)-1}
+		s := Series{Name: name}
+		if i == len(names)-1 {
+			s.Style = &Style{Color: 5, Dash: 1, Open: true}
+		}
 		for k := 1; k <= 52; k++ {
 			t := (k + 7*i) % 36
 			wave := 500 - 1000*min(t, 36-t)/18 // triangle wave, -500..500
@@ -56,7 +59,7 @@ func sampleBars() Bars {
 			{Label: "Optimal (Cho & Garcia-Molina)", Value: 0.63, Lo: 0.6, Hi: 0.66},
 			{Label: "Change-rate estimate", Value: 0.58, Lo: 0.55, Hi: 0.61},
 			{Label: "Round robin", Value: 0.51, Lo: math.NaN(), Hi: math.NaN()},
-			{Label: "Oracle", Value: 0.81, Lo: 0.79, Hi: 0.83, Dashed: true},
+			{Label: "Oracle", Value: 0.81, Lo: 0.79, Hi: 0.83, Style: &Style{Color: 3, Dash: 3, Open: true}},
 		},
 	}
 }
@@ -76,7 +79,7 @@ func sampleGrouped() Grouped {
 		Groups:      sites,
 		Refs:        []Ref{{Y: 0.5, Label: "mean rate: 0.5"}},
 	}
-	real := GroupSeries{Name: "Truth", Dashed: true}
+	real := GroupSeries{Name: "Truth", Style: &Reference}
 	for _, v := range truth {
 		real.Values = append(real.Values, float64(v)/1000)
 	}
@@ -111,7 +114,10 @@ func sampleGroupedBudgets() Grouped {
 	}
 	names := []string{"Static", "Static + dynamic", "Content", "Content + links", "All features", "Upper bound"}
 	for k, name := range names {
-		s := GroupSeries{Name: name, Dashed: k == len(names)-1}
+		s := GroupSeries{Name: name}
+		if k == len(names)-1 {
+			s.Style = &Style{Color: 3, Dash: 3, Open: true}
+		}
 		for b := range c.Groups {
 			v := 180 + 70*k + 110*b + (k*b*17)%40
 			if k == len(names)-1 {
@@ -137,11 +143,11 @@ func TestPreview(t *testing.T) {
 	}
 	many := Bars{Title: "Many bars with long labels", YLabel: "Value"}
 	for i := 0; i < 24; i++ {
-		many.Bars = append(many.Bars, Bar{Label: "Policy number " + string(rune('A'+i)) + " with a long name", Value: float64(i%7) - 2.5, Lo: math.NaN(), Hi: math.NaN(), Dashed: i%5 == 0})
+		many.Bars = append(many.Bars, Bar{Label: "Policy number " + string(rune('A'+i)) + " with a long name", Value: float64(i%7) - 2.5, Lo: math.NaN(), Hi: math.NaN()})
 	}
 	sweep := Line{Title: "Freshness against budget", XLabel: "Downloads per cycle (budget)", YLabel: "Freshness", YRange: &Range{0, 1}}
 	for i := 0; i < 3; i++ {
-		s := Series{Name: []string{"Uniform", "Proportional", "Oracle"}[i], Dashed: i == 2}
+		s := Series{Name: []string{"Uniform", "Proportional", "Oracle"}[i]}
 		for _, b := range []float64{5, 10, 20, 50, 100} {
 			v := 1 - math.Exp(-b/(30+10*float64(i)))
 			s.X, s.Y = append(s.X, b), append(s.Y, v)

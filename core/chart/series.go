@@ -1,6 +1,9 @@
 package chart
 
 import (
+	"math"
+	"slices"
+
 	gochart "github.com/wcharczuk/go-chart/v2"
 	"github.com/wcharczuk/go-chart/v2/drawing"
 )
@@ -70,67 +73,84 @@ func whisker(r *svgRenderer, x, lo, hi float64, c drawing.Color, capW float64) {
 	r.line(x-capW, hi, x+capW, hi, c, 1.5, "")
 }
 
-// marker draws a data point: filled for solid series, hollow for dashed.
-func marker(r *svgRenderer, x, y float64, c drawing.Color, hollow bool) {
-	r.raw(`<circle cx="`)
-	r.b = appendFloat(r.b, x)
-	r.raw(`" cy="`)
-	r.b = appendFloat(r.b, y)
-	r.raw(`" r="3.5"`)
-	if hollow {
-		r.b = appendColorAttr(r.b, "fill", colWhite)
-		r.b = appendColorAttr(r.b, "stroke", c)
-		r.raw(` stroke-width="2"/>`)
-		return
-	}
-	r.b = appendColorAttr(r.b, "fill", c)
-	r.raw(` stroke="#fff" stroke-width="1.5"/>`)
-}
-
 // refLine draws a horizontal reference line across the plot; its label is
-// placed later, above the data, by place.
+// placed later, off the data, by place.
 func refLine(r *svgRenderer, box gochart.Box, yr gochart.Range, y float64) {
 	py := pxY(box, yr, y)
 	r.line(float64(box.Left), py, float64(box.Right), py, colRef, 1.25, "5 4")
 }
 
-// refCandidates lists where a reference line's label may go: above or
-// below the line, at its right end, its left end or its middle.
-func refCandidates(box gochart.Box, py, w float64) []label {
-	var c []label
-	above, below := py-6, py+sizeNote*capHeight+6
-	left, right := float64(box.Left)+8, float64(box.Right)-8
-	mid := float64(box.Left+box.Right)/2 + w/2
-	for _, y := range []float64{above, below} {
-		if y-sizeNote < float64(box.Top) || y > float64(box.Bottom) {
-			continue
-		}
-		c = append(c, label{right, y, "end"}, label{left, y, ""}, label{mid, y, "end"})
-	}
-	if len(c) == 0 {
-		c = append(c, label{right, below, "end"})
-	}
-	return c
+// inside reports whether b lies within the plot.
+func inside(box gochart.Box, b area) bool {
+	return b.x0 >= float64(box.Left) && b.x1 <= float64(box.Right) && b.y0 >= float64(box.Top) && b.y1 <= float64(box.Bottom)
 }
 
-// markCandidates lists where a vertical mark's label may go: right of the
-// line, or left of it, near the top of the plot, stepping down.
-func markCandidates(box gochart.Box, px, w float64) []label {
+// refCandidates lists where the label n of a horizontal line at py may
+// go inside the plot: just above or below the line, at its right end, its
+// left end, or a quarter, half or three quarters along.
+func refCandidates(box gochart.Box, py float64, n noteText) []label {
 	var c []label
-	for k := 0; k < 4; k++ {
-		y := float64(box.Top) + 6 + sizeNote*capHeight + float64(k)*(sizeNote+6)
-		if px+6+w <= float64(box.Right) {
-			c = append(c, label{px + 6, y, ""})
-		}
-		if px-6-w >= float64(box.Left) {
-			c = append(c, label{px - 6, y, "end"})
+	above := py - 5 - n.height() + sizeNote*capHeight
+	below := py + 5 + sizeNote*capHeight
+	left, right := float64(box.Left)+8, float64(box.Right)-8
+	for _, y := range []float64{above, below} {
+		c = append(c, label{right, y, "end"}, label{left, y, ""})
+		for _, f := range []float64{0.5, 0.75, 0.25} {
+			c = append(c, label{float64(box.Left) + f*float64(box.Width()), y, "middle"})
 		}
 	}
-	if len(c) == 0 {
-		c = append(c, label{px + 6, float64(box.Top) + 6 + sizeNote*capHeight, ""})
+	return keepInside(box, c, n)
+}
+
+// markCandidates lists where the label n of a vertical line at px may go
+// inside the plot: right of the line, or left of it, from the top of the
+// plot down in eight steps.
+func markCandidates(box gochart.Box, px float64, n noteText) []label {
+	var c []label
+	step := math.Max(sizeNote+6, (float64(box.Height())-n.height())/8)
+	for y := float64(box.Top) + 6 + sizeNote*capHeight; y+n.height() <= float64(box.Bottom); y += step {
+		c = append(c, label{px + 7, y, ""}, label{px - 7, y, "end"})
 	}
-	return c
+	return keepInside(box, c, n)
+}
+
+// keepInside drops the candidates whose label would leave the plot.
+func keepInside(box gochart.Box, c []label, n noteText) []label {
+	return slices.DeleteFunc(c, func(l label) bool { return !inside(box, l.bounds(n)) })
 }
 
 // inRange reports whether v lies within the axis range.
 func inRange(v, lo, hi float64) bool { return finite(v) && v >= lo && v <= hi }
+
+// hwhisker draws a horizontal interval from lo to hi at y with short caps.
+func hwhisker(r *svgRenderer, y, lo, hi float64, c drawing.Color, capH float64) {
+	r.line(lo, y, hi, y, c, 1.5, "")
+	r.line(lo, y-capH, lo, y+capH, c, 1.5, "")
+	r.line(hi, y-capH, hi, y+capH, c, 1.5, "")
+}
+
+// openGroup starts the <g> that holds one series' elements: its key as
+// data-policy (when it has one) and its name as data-series, by which the
+// page's tooltips step through its points and tests find its looks.
+func (r *svgRenderer) openGroup(key, name string) {
+	r.raw(`<g`)
+	if key != "" {
+		r.raw(` data-policy="`)
+		r.b = appendEscaped(r.b, key)
+		r.raw(`"`)
+	}
+	r.raw(` data-series="`)
+	r.b = appendEscaped(r.b, name)
+	r.raw(`">`)
+}
+
+// hitTarget writes an invisible disc at a point that carries its value
+// for people (title) and catches the pointer for the page's tooltip.
+func (r *svgRenderer) hitTarget(x, y float64, title string) {
+	r.raw(`<circle cx="`)
+	r.b = appendFloat(r.b, x)
+	r.raw(`" cy="`)
+	r.b = appendFloat(r.b, y)
+	r.raw(`" r="6" fill="#fff" fill-opacity="0"`)
+	r.end("circle", title)
+}

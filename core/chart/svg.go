@@ -321,7 +321,7 @@ func (r *svgRenderer) line(x1, y1, x2, y2 float64, color drawing.Color, width fl
 	if dash != "" {
 		r.b = append(r.b, ` stroke-dasharray="`...)
 		r.b = append(r.b, dash...)
-		r.b = append(r.b, '"')
+		r.b = append(r.b, `" stroke-linecap="round"`...)
 	}
 	r.b = append(r.b, "/>"...)
 }

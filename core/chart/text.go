@@ -1,8 +1,10 @@
 package chart
 
 import (
+	"math"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Text is measured without a font file: the SVG names system fonts, so the
@@ -27,8 +29,6 @@ var advBold = [95]uint16{
 	500, 675, 716, 593, 716, 678, 435, 716, 712, 343, 343, 665, 343, 1042, 712, 687,
 	716, 716, 493, 595, 478, 712, 652, 924, 645, 652, 582, 712, 365, 712, 838,
 }
-
-const ellipsis = "…"
 
 // runeAdvance estimates the advance width of r in 1/1000 em.
 func runeAdvance(r rune, bold bool) int {
@@ -77,24 +77,70 @@ func textWidth(s string, size float64, bold bool) float64 {
 	return float64(w) * size / 1000
 }
 
-// truncate shortens s so that it fits in maxW pixels, ending it with an
-// ellipsis when it had to be cut. It never returns more than s.
-func truncate(s string, size, maxW float64, bold bool) string {
-	if textWidth(s, size, bold) <= maxW {
-		return s
+// wrapLines breaks s into lines no wider than maxW at size px, so that
+// no label is ever cut: at spaces, and inside a word too long for a line
+// after a '.', '-', '/', '_' or ',' where it can, else between any two
+// characters. Every character of s but the spaces it broke at is on one
+// of the lines; "" gives none.
+func wrapLines(s string, size, maxW float64, bold bool) []string {
+	var lines []string
+	cur := ""
+	for _, w := range strings.Fields(s) {
+		try := w
+		if cur != "" {
+			try = cur + " " + w
+		}
+		if textWidth(try, size, bold) <= maxW {
+			cur = try
+			continue
+		}
+		if cur != "" {
+			lines = append(lines, cur)
+			cur = ""
+		}
+		for textWidth(w, size, bold) > maxW {
+			head, tail := splitWord(w, size, maxW, bold)
+			lines = append(lines, head)
+			w = tail
+		}
+		cur = w
 	}
-	budget := maxW - textWidth(ellipsis, size, bold)
-	if budget <= 0 {
-		return ellipsis
+	if cur != "" {
+		lines = append(lines, cur)
 	}
-	w := 0.0
-	for i, r := range s {
-		w += float64(runeAdvance(r, bold)) * size / 1000
-		if w > budget {
-			return strings.TrimRightFunc(s[:i], unicode.IsSpace) + ellipsis
+	return lines
+}
+
+// splitWord cuts off the start of a word too wide for maxW: the longest
+// start that fits and ends after a break character, else the longest
+// that fits (at least one character, so that wrapping always ends).
+func splitWord(w string, size, maxW float64, bold bool) (head, tail string) {
+	fit, brk := 0, 0
+	width := 0.0
+	for i, r := range w {
+		width += float64(runeAdvance(r, bold)) * size / 1000
+		end := i + utf8.RuneLen(r)
+		if width > maxW && fit > 0 {
+			break
+		}
+		fit = end
+		if strings.ContainsRune(".-/_,", r) && end < len(w) {
+			brk = end
 		}
 	}
-	return s
+	if brk > 0 {
+		fit = brk
+	}
+	return w[:fit], w[fit:]
+}
+
+// widest returns the width of the widest of lines.
+func widest(lines []string, size float64, bold bool) float64 {
+	w := 0.0
+	for _, l := range lines {
+		w = math.Max(w, textWidth(l, size, bold))
+	}
+	return w
 }
 
 // cleanText makes s safe to show on one line: invalid UTF-8 becomes U+FFFD,

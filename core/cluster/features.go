@@ -23,6 +23,9 @@ const (
 // FeatureSets lists the feature sets in the order of §5.2.
 var FeatureSets = []string{SetURL, SetContent, SetURLContent, SetStatic, SetDynamic, SetCombined}
 
+// FeatureSetLabels name FeatureSets for people, in the same order.
+var FeatureSetLabels = []string{"URL words", "Content words", "URL and content words", "Other static features", "Dynamic features", "All features"}
+
 // StaticNames are the static features of §3.1 other than the twenty word
 // dimensions, in the order of the columns of StaticFeatures.
 //

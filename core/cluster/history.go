@@ -16,6 +16,10 @@ const (
 // WeightSchemes lists the settings of w_i in the order of §4.2.
 var WeightSchemes = []string{WeightsNAD, WeightsSAD, WeightsAAD, WeightsGAD}
 
+// WeightSchemeLabels name WeightSchemes for people, in the same order, by
+// Tan et al.'s names for them (§4.2).
+var WeightSchemeLabels = []string{"Non-adaptive (nad)", "Shortsighted adaptive (sad)", "Arithmetically adaptive (aad)", "Geometrically adaptive (gad)"}
+
 // Weights returns w_1..w_n of eq. 5 for the given scheme: they sum to 1
 // and never decrease with i ("changes occurred in the more recent download
 // cycles are more important").

@@ -48,21 +48,21 @@ func Descriptors() []refresh.Descriptor {
 // Params are the parameters of cluster-level sampling.
 func Params() []param.Param {
 	return []param.Param{
-		{Name: "featureSet", Type: param.Enum, Default: SetCombined, Options: FeatureSets,
+		{Name: "featureSet", Label: "Features clustered on", Type: param.Enum, Default: SetCombined, Options: FeatureSets, OptionLabels: FeatureSetLabels,
 			Help: "Features the pages are clustered on (§5.2, Fig. 2): URL words, content words, both, the other static features, the dynamic features (from the second cycle), or all of them. A dataset without page texts, such as an uploaded log, has no content words, and its static features are those its URLs give (depth, domain, file type); the dynamic features come from the crawler's own copies, so every dataset has them."},
-		{Name: "weights", Type: param.Enum, Default: WeightsNAD, Options: WeightSchemes,
+		{Name: "weights", Label: "History weights", Type: param.Enum, Default: WeightsNAD, Options: WeightSchemes, OptionLabels: WeightSchemeLabels,
 			Help: "Weights of a sampled page's change history (eq. 5): nad equal, sad the last cycle only, aad growing linearly, gad doubling each cycle."},
-		param.Param{Name: "k", Type: param.Int, Default: float64(DefaultK), Step: 1,
+		param.Param{Name: "k", Label: "Clusters (k)", Type: param.Int, Default: float64(DefaultK), Step: 1,
 			Help: "Number of clusters. 0 chooses it by v-fold cross-validation of the criterion τ (eq. 2) over 1 to kMax clusters (§3.3)."}.Range(0, 1000),
-		param.Param{Name: "folds", Type: param.Int, Default: float64(DefaultFolds), Step: 1,
+		param.Param{Name: "folds", Label: "Cross-validation folds", Type: param.Int, Default: float64(DefaultFolds), Step: 1,
 			Help: "Folds v of the cross-validation that chooses k when k is 0."}.Range(2, 20),
-		param.Param{Name: "kMax", Type: param.Int, Default: float64(DefaultKMax), Step: 1,
+		param.Param{Name: "kMax", Label: "Most clusters tried", Type: param.Int, Default: float64(DefaultKMax), Step: 1,
 			Help: "Largest number of clusters the cross-validation tries when k is 0."}.Range(2, 1000),
-		param.Param{Name: "confidence", Type: param.Float, Default: DefaultConfidence, Step: 0.01,
+		param.Param{Name: "confidence", Label: "Confidence of the t-test", Type: param.Float, Default: DefaultConfidence, Step: 0.01,
 			Help: "Confidence level of the t-test that decides when a cluster's sample is sufficient (§4.1)."}.Range(0.5, 0.999),
-		param.Param{Name: "delta", Type: param.Float, Default: DefaultDelta, Step: 0.01,
+		param.Param{Name: "delta", Label: "Tolerance (δ)", Type: param.Float, Default: DefaultDelta, Step: 0.01,
 			Help: "δ: a sample suffices when the t-test puts the cluster's mean download probability within ±δ of the sample's (§4.1)."}.Range(0.005, 1),
-		param.Param{Name: "recluster", Type: param.Int, Auto: "⌈cycles/24⌉", Step: 1,
+		param.Param{Name: "recluster", Label: "Re-cluster every (cycles)", Type: param.Int, Auto: "⌈cycles/24⌉", Step: 1,
 			Help: "With dynamic features: re-cluster at the start of the second cycle and then every this many cycles. By default every cycle on runs of up to 24 cycles (the paper's monthly snapshots), and about 24 times in all on longer ones, such as a log of years read in 12-hour cycles."}.Range(1, 10000),
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/refreshlab/refreshlab/core/cluster"
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/estimate"
 	"github.com/refreshlab/refreshlab/core/estimate/prior"
@@ -249,8 +250,8 @@ func EstimateDescriptors() []refresh.Descriptor {
 		{ID: EstPseudoMLE, Name: "MLE + pseudo-intervals", Paper: gf + " §4.4",
 			Summary: "The MLE with one changed and one unchanged fake interval prepended, fitted so the prior they induce matches the dataset's rates: no edge cases.",
 			Params: []param.Param{
-				param.Param{Name: "changed", Type: param.Float, Auto: "fitted", Step: 0.01, Help: "Length of the changed pseudo-interval, days; left out, it is fitted to the dataset's change periods by annealed Metropolis-Hastings (§4.4)."}.Range(1e-3, 1e4),
-				param.Param{Name: "unchanged", Type: param.Float, Auto: "fitted", Step: 0.01, Help: "Length of the unchanged pseudo-interval, days; left out, fitted with changed."}.Range(1e-3, 1e4),
+				param.Param{Name: "changed", Label: "Changed pseudo-interval (days)", Type: param.Float, Auto: "fitted", Step: 0.01, Help: "Length of the changed pseudo-interval, days; left out, it is fitted to the dataset's change periods by annealed Metropolis-Hastings (§4.4)."}.Range(1e-3, 1e4),
+				param.Param{Name: "unchanged", Label: "Unchanged pseudo-interval (days)", Type: param.Float, Auto: "fitted", Step: 0.01, Help: "Length of the unchanged pseudo-interval, days; left out, fitted with changed."}.Range(1e-3, 1e4),
 			}},
 		{ID: EstPosteriorMean, Name: "Posterior mean", Paper: gf + " §4.3",
 			Summary: "Bayes estimate under the dataset's empirical prior of change periods, 1-hour bins."},
@@ -259,13 +260,13 @@ func EstimateDescriptors() []refresh.Descriptor {
 		{ID: EstWeighted, Name: "History-weighted", Paper: "Tan et al., WebDB 2007, §4.2 eq. 5",
 			Summary: "Weighted share of changed intervals over the weighted mean interval: nad, sad, aad or gad weights.",
 			Params: []param.Param{
-				{Name: "scheme", Type: param.Enum, Default: "nad", Options: []string{"nad", "sad", "aad", "gad"}, Help: "nad: all intervals alike; sad: the latest only; aad: arithmetically more weight to recent ones; gad: geometrically."},
-				param.Param{Name: "window", Type: param.Int, Default: 0.0, Step: 1, Help: "Keep only the latest intervals (0: all)."}.Range(0, 1000),
+				{Name: "scheme", Label: "History weights", Type: param.Enum, Default: cluster.WeightsNAD, Options: cluster.WeightSchemes, OptionLabels: cluster.WeightSchemeLabels, Help: "nad: all intervals alike; sad: the latest only; aad: arithmetically more weight to recent ones; gad: geometrically."},
+				param.Param{Name: "window", Label: "Latest intervals kept", Type: param.Int, Default: 0.0, Step: 1, Help: "Keep only the latest intervals (0: all)."}.Range(0, 1000),
 			}},
 		{ID: EstDOverV, Name: "D/V", Paper: "Al-Qaaideh (MSc thesis, 2009) §3.3.2.2",
 			Summary: "Changes over the last V versions, per day of those intervals.",
 			Params: []param.Param{
-				param.Param{Name: "v", Type: param.Int, Default: 5.0, Step: 1, Help: "Versions kept (intervals); 0 uses the whole history."}.Range(0, 1000),
+				param.Param{Name: "v", Label: "Versions kept (V)", Type: param.Int, Default: 5.0, Step: 1, Help: "Versions kept (intervals); 0 uses the whole history."}.Range(0, 1000),
 			}},
 	}
 	for i := range ds {
@@ -1100,15 +1101,16 @@ func binomPMF(n, x int, q float64) float64 {
 // estimateFields are the estimate kind's members a control or sweep may
 // set (Field).
 var estimateFields = []SpecField{
-	{Param: param.Param{Name: "estimate.rate", Type: param.Float, Help: "Every simulated page's true rate, changes per day; 0: the dataset's rates."}.Range(0, 1e6), Kind: KindEstimate},
-	{Param: param.Param{Name: "estimate.pages", Type: param.Int, Help: "Pages simulated per repeat."}.Range(1, MaxEstimatePages), Kind: KindEstimate},
-	{Param: param.Param{Name: "estimate.epochs", Type: param.Int, Help: "Crawls of each page."}.Range(1, MaxEstimateEpochs), Kind: KindEstimate},
-	{Param: param.Param{Name: "estimate.pool", Type: param.Int, Help: "First epochs the headline MAD pools."}.Range(1, MaxEstimateEpochs), Kind: KindEstimate},
-	{Param: param.Param{Name: "estimate.every", Type: param.Int, Help: "Observe real histories every this many cycles (0: simulate)."}.Range(0, math.MaxInt32), Kind: KindEstimate},
-	{Param: param.Param{Name: "estimate.paths", Type: param.Int, Help: "Single-page estimation paths to return (Fig. 2)."}.Range(1, MaxEstimatePaths), Kind: KindEstimate},
-	{Param: param.Param{Name: "estimate.pathRate", Type: param.Float, Help: "The true rate of the page whose paths are drawn, changes per day."}.Range(0, 1e6), Kind: KindEstimate},
-	{Param: param.Param{Name: "estimate.crawl.initial", Type: param.Float, Help: "First crawl interval, days."}.Range(estimate.MinInterval, 1e6), Kind: KindEstimate},
-	{Param: param.Param{Name: "estimate.crawl.fraction", Type: param.Float, Help: "Next interval as a fraction of the estimated change period (sequential crawls)."}.Range(0, 100), Kind: KindEstimate},
-	{Param: param.Param{Name: "estimate.crawl.mode", Type: param.Enum, Default: CrawlSequential, Options: []string{CrawlSequential, CrawlFixed},
-		Help: "sequential: each next interval a fraction of the estimated period (§4.1); fixed: every interval the first."}, Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.rate", Label: "True change rate (per day)", Type: param.Float, Help: "Every simulated page's true rate, changes per day; 0: the dataset's rates."}.Range(0, 1e6), Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.pages", Label: "Simulated pages", Type: param.Int, Help: "Pages simulated per repeat."}.Range(1, MaxEstimatePages), Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.epochs", Label: "Crawls per page", Type: param.Int, Help: "Crawls of each page."}.Range(1, MaxEstimateEpochs), Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.pool", Label: "Crawls pooled in the error", Type: param.Int, Help: "First epochs the headline MAD pools."}.Range(1, MaxEstimateEpochs), Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.every", Label: "Observe real histories every (cycles)", Type: param.Int, Help: "Observe real histories every this many cycles (0: simulate)."}.Range(0, math.MaxInt32), Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.paths", Label: "Estimation paths", Type: param.Int, Help: "Single-page estimation paths to return (Fig. 2)."}.Range(1, MaxEstimatePaths), Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.pathRate", Label: "True rate of the path's page (per day)", Type: param.Float, Help: "The true rate of the page whose paths are drawn, changes per day."}.Range(0, 1e6), Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.crawl.initial", Label: "Initial crawl interval (days)", Type: param.Float, Help: "First crawl interval, days."}.Range(estimate.MinInterval, 1e6), Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.crawl.fraction", Label: "Next interval, share of the estimated period", Type: param.Float, Help: "Next interval as a fraction of the estimated change period (sequential crawls)."}.Range(0, 100), Kind: KindEstimate},
+	{Param: param.Param{Name: "estimate.crawl.mode", Label: "Crawl intervals", Type: param.Enum, Default: CrawlSequential, Options: []string{CrawlSequential, CrawlFixed},
+		OptionLabels: []string{"Sequential (from each estimate)", "Fixed (every interval the first)"},
+		Help:         "sequential: each next interval a fraction of the estimated period (§4.1); fixed: every interval the first."}, Kind: KindEstimate},
 }

@@ -72,11 +72,11 @@ type SpecField struct {
 
 // commonFields are the members every kind has.
 var commonFields = []SpecField{
-	{Param: param.Param{Name: "budget", Type: param.Int, Help: "Downloads per cycle (refresh), syncs per day (schedule), or monitoring tasks per epoch (monitor)."}.Range(1, math.MaxInt32)},
-	{Param: param.Param{Name: "cycles", Type: param.Int, Help: "Cycles to play; 0 means all of the dataset's."}.Range(0, math.MaxInt32), Kind: KindRefresh},
-	{Param: param.Param{Name: "repeats", Type: param.Int, Help: "Independent runs per policy, each with its own random stream."}.Range(1, MaxRepeats)},
-	{Param: param.Param{Name: "seed", Type: param.Int, Help: "Seeds every policy's random streams."}.Range(0, 1<<53)},
-	{Param: param.Param{Name: "dataset.id", Type: FieldDataset, Help: "The dataset the experiment runs on."}},
+	{Param: param.Param{Name: "budget", Label: "Budget", Type: param.Int, Help: "Downloads per cycle (refresh), syncs per day (schedule), or monitoring tasks per epoch (monitor)."}.Range(1, math.MaxInt32)},
+	{Param: param.Param{Name: "cycles", Label: "Cycles", Type: param.Int, Help: "Cycles to play; 0 means all of the dataset's."}.Range(0, math.MaxInt32), Kind: KindRefresh},
+	{Param: param.Param{Name: "repeats", Label: "Repeats", Type: param.Int, Help: "Independent runs per policy, each with its own random stream."}.Range(1, MaxRepeats)},
+	{Param: param.Param{Name: "seed", Label: "Seed", Type: param.Int, Help: "Seeds every policy's random streams."}.Range(0, 1<<53)},
+	{Param: param.Param{Name: "dataset.id", Label: "Dataset", Type: FieldDataset, Help: "The dataset the experiment runs on."}},
 }
 
 // SpecFields lists the members of a spec that controls and sweeps may set.

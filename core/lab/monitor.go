@@ -105,18 +105,19 @@ func (monitorKind) DefaultRepeats() int { return DefaultRepeats }
 func (monitorKind) Fields() []SpecField {
 	n := float64(MaxMonitorEpochs)
 	return []SpecField{
-		{Param: param.Param{Name: "monitor.tracking", Type: param.Int, Help: "Epochs of the tracking phase, every instant monitored, before the first plan."}.Range(0, n)},
-		{Param: param.Param{Name: "monitor.epochs", Type: param.Int, Help: "Monitored epochs after the tracking phase."}.Range(0, n)},
-		{Param: param.Param{Name: "monitor.reallocate", Type: param.Int, Help: "Re-estimate and re-allocate every this many epochs; 0 keeps the first plan."}.Range(0, n)},
-		{Param: param.Param{Name: "monitor.window", Type: param.Int, Help: "Latest observations of an instant its estimate keeps; 0 keeps them all."}.Range(0, 64)},
-		{Param: param.Param{Name: "monitor.changeTimes", Type: param.Bool, Help: "A monitor learns whether the page changed at its task's own instant, not only since its previous monitoring."}},
-		{Param: param.Param{Name: "monitor.scheduler", Type: param.Enum, Default: "", Options: []string{"", monitor.SchedulerList, monitor.SchedulerAlphaPoint},
-			Help: "How the tasks run on the monitoring processes: at their instants (empty), list scheduling or the α-point 1.58-approximation."}},
-		{Param: param.Param{Name: "monitor.monitors", Type: param.Int, Help: "M, the parallel monitoring processes of a scheduler."}.Range(0, 10000)},
-		{Param: param.Param{Name: "monitor.capacity", Type: param.Float, Help: "Documents of the mean size the monitors fetch in an epoch between them, which sets the fetch times."}.Range(0, 1e12)},
-		{Param: param.Param{Name: "monitor.slot", Type: param.Float, Help: "A change log's time slot, one update instant, in seconds."}.Range(0, 4e9)},
-		{Param: param.Param{Name: "monitor.slots", Type: param.Int, Help: "A change log's slots per epoch."}.Range(0, 1<<20)},
-		{Param: param.Param{Name: "monitor.phase", Type: param.Float, Help: "Where a change log's first instant falls in its epoch, seconds after the epoch's start."}.Range(-4e9, 4e9)},
+		{Param: param.Param{Name: "monitor.tracking", Label: "Tracking epochs", Type: param.Int, Help: "Epochs of the tracking phase, every instant monitored, before the first plan."}.Range(0, n)},
+		{Param: param.Param{Name: "monitor.epochs", Label: "Monitored epochs", Type: param.Int, Help: "Monitored epochs after the tracking phase."}.Range(0, n)},
+		{Param: param.Param{Name: "monitor.reallocate", Label: "Re-allocate every (epochs)", Type: param.Int, Help: "Re-estimate and re-allocate every this many epochs; 0 keeps the first plan."}.Range(0, n)},
+		{Param: param.Param{Name: "monitor.window", Label: "Estimate window", Type: param.Int, Help: "Latest observations of an instant its estimate keeps; 0 keeps them all."}.Range(0, 64)},
+		{Param: param.Param{Name: "monitor.changeTimes", Label: "Monitors read change times", Type: param.Bool, Help: "A monitor learns whether the page changed at its task's own instant, not only since its previous monitoring."}},
+		{Param: param.Param{Name: "monitor.scheduler", Label: "Scheduler", Type: param.Enum, Default: "", Options: []string{"", monitor.SchedulerList, monitor.SchedulerAlphaPoint},
+			OptionLabels: []string{"None (tasks run at their instants)", "List scheduling", "α-point (1.58-approximation)"},
+			Help:         "How the tasks run on the monitoring processes: at their instants (empty), list scheduling or the α-point 1.58-approximation."}},
+		{Param: param.Param{Name: "monitor.monitors", Label: "Monitoring processes", Type: param.Int, Help: "M, the parallel monitoring processes of a scheduler."}.Range(0, 10000)},
+		{Param: param.Param{Name: "monitor.capacity", Label: "Monitoring capacity", Type: param.Float, Help: "Documents of the mean size the monitors fetch in an epoch between them, which sets the fetch times."}.Range(0, 1e12)},
+		{Param: param.Param{Name: "monitor.slot", Label: "Slot (s)", Type: param.Float, Help: "A change log's time slot, one update instant, in seconds."}.Range(0, 4e9)},
+		{Param: param.Param{Name: "monitor.slots", Label: "Slots per epoch", Type: param.Int, Help: "A change log's slots per epoch."}.Range(0, 1<<20)},
+		{Param: param.Param{Name: "monitor.phase", Label: "Phase (s)", Type: param.Float, Help: "Where a change log's first instant falls in its epoch, seconds after the epoch's start."}.Range(-4e9, 4e9)},
 	}
 }
 

@@ -59,6 +59,20 @@ const (
 // that need no prior.
 var scheduleRateEstimators = []string{EstNaive, EstCGM, EstMLE}
 
+// rateLabels names the options of schedule.rates for people: the truth,
+// then each estimator by its catalog name.
+func rateLabels() []string {
+	out := []string{"True rates (oracle)"}
+	for _, id := range scheduleRateEstimators {
+		for _, d := range EstimateDescriptors() {
+			if d.ID == id {
+				out = append(out, d.Name)
+			}
+		}
+	}
+	return out
+}
+
 // ScheduleResult describes a schedule run's truth.
 type ScheduleResult struct {
 	// TrueRates are the pages' change rates the simulation draws from
@@ -433,9 +447,9 @@ func runSchedulePolicy(spec Spec, truth []float64, i int) (pr schedulePolicyRun,
 // scheduleFields are the schedule kind's members a control or sweep may
 // set (Field).
 var scheduleFields = []SpecField{
-	{Param: param.Param{Name: "schedule.days", Type: param.Float, Help: "Measured horizon, days."}.Range(0, 1e6), Kind: KindSchedule},
-	{Param: param.Param{Name: "schedule.warmup", Type: param.Float, Help: "Simulated days before measuring."}.Range(0, 1e6), Kind: KindSchedule},
-	{Param: param.Param{Name: "schedule.observe", Type: param.Float, Help: "Days of uniform observation an estimator gets before planning."}.Range(0, 1e5), Kind: KindSchedule},
-	{Param: param.Param{Name: "schedule.rates", Type: param.Enum, Default: RatesOracle, Options: append([]string{RatesOracle}, scheduleRateEstimators...),
+	{Param: param.Param{Name: "schedule.days", Label: "Days measured", Type: param.Float, Help: "Measured horizon, days."}.Range(0, 1e6), Kind: KindSchedule},
+	{Param: param.Param{Name: "schedule.warmup", Label: "Warm-up days", Type: param.Float, Help: "Simulated days before measuring."}.Range(0, 1e6), Kind: KindSchedule},
+	{Param: param.Param{Name: "schedule.observe", Label: "Days observed before planning", Type: param.Float, Help: "Days of uniform observation an estimator gets before planning."}.Range(0, 1e5), Kind: KindSchedule},
+	{Param: param.Param{Name: "schedule.rates", Label: "Rates planned with", Type: param.Enum, Default: RatesOracle, Options: append([]string{RatesOracle}, scheduleRateEstimators...), OptionLabels: rateLabels(),
 		Help: "The change rates the rate-using policies plan with: the truth (oracle) or an estimator's, from its own observations."}, Kind: KindSchedule},
 }

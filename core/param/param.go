@@ -11,6 +11,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/refreshlab/refreshlab/core/internal/quote"
@@ -27,7 +28,11 @@ const (
 // Param describes one parameter.
 type Param struct {
 	Name string `json:"name"`
-	Type string `json:"type"`
+	// Label is what people read for the parameter: an axis title, a
+	// control's label, a table's heading ("Sample size per site"), where
+	// Name is what a spec writes ("sampleSize").
+	Label string `json:"label"`
+	Type  string `json:"type"`
 	// Default is the value used when a spec leaves the parameter out. It is
 	// nil when the default is computed from the experiment (see Auto).
 	Default any `json:"default"`
@@ -37,7 +42,45 @@ type Param struct {
 	Max     *float64 `json:"max,omitempty"`
 	Step    float64  `json:"step,omitempty"`
 	Options []string `json:"options,omitempty"` // for Enum
-	Help    string   `json:"help"`
+	// OptionLabels are what people read for Options, one for each, in
+	// the same order (the option "nad" reads "Non-adaptive (nad)").
+	OptionLabels []string `json:"optionLabels,omitempty"`
+	Help         string   `json:"help"`
+}
+
+// Display returns the parameter's label, or its name when it has none.
+func (p Param) Display() string {
+	if p.Label != "" {
+		return p.Label
+	}
+	return p.Name
+}
+
+// OptionLabel returns what people read for option v of an enum: its
+// label, or v itself when it has none or is not an option.
+func (p Param) OptionLabel(v string) string {
+	if i := slices.Index(p.Options, v); i >= 0 && i < len(p.OptionLabels) && p.OptionLabels[i] != "" {
+		return p.OptionLabels[i]
+	}
+	return v
+}
+
+// ValueText writes value v of the parameter for people: an enum's option
+// by its label, a switch as on or off, a number as Go prints it.
+func (p Param) ValueText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return p.OptionLabel(x)
+	case bool:
+		if x {
+			return "on"
+		}
+		return "off"
+	}
+	if f, ok := Number(v); ok {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return fmt.Sprint(v)
 }
 
 // Range returns p with its bounds set, for table-like declarations.
@@ -61,7 +104,7 @@ func Check(ps []Param, v Values) (Values, error) {
 		if p.Default == nil {
 			continue
 		}
-		if f, ok := toFloat(p.Default); ok {
+		if f, ok := Number(p.Default); ok {
 			out[p.Name] = f
 		} else {
 			out[p.Name] = p.Default
@@ -96,7 +139,7 @@ func Check(ps []Param, v Values) (Values, error) {
 func (p Param) check(v any) (any, error) {
 	switch p.Type {
 	case Int, Float:
-		f, ok := toFloat(v)
+		f, ok := Number(v)
 		if !ok {
 			return nil, fmt.Errorf("parameter %q: expected a number, got %s", p.Name, describe(v))
 		}
@@ -129,7 +172,9 @@ func (p Param) check(v any) (any, error) {
 	return nil, fmt.Errorf("parameter %q: unknown type %q", p.Name, p.Type)
 }
 
-func toFloat(v any) (float64, bool) {
+// Number returns v as a float64 when it is a number (as JSON or Go code
+// gives parameters), or ok=false.
+func Number(v any) (float64, bool) {
 	switch x := v.(type) {
 	case float64:
 		return x, true
@@ -157,7 +202,7 @@ func describe(v any) string {
 
 // Int returns the integer value of name, or def when it is not set.
 func (v Values) Int(name string, def int) int {
-	if f, ok := toFloat(v[name]); ok {
+	if f, ok := Number(v[name]); ok {
 		return int(f)
 	}
 	return def
@@ -165,7 +210,7 @@ func (v Values) Int(name string, def int) int {
 
 // Float returns the value of name, or def when it is not set.
 func (v Values) Float(name string, def float64) float64 {
-	if f, ok := toFloat(v[name]); ok {
+	if f, ok := Number(v[name]); ok {
 		return f
 	}
 	return def

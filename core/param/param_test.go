@@ -234,3 +234,29 @@ func TestGetters(t *testing.T) {
 		t.Error("getters on nil Values must return the default")
 	}
 }
+
+// TestLabels checks what people read for a parameter and its values: the
+// label (or the name without one), an option's label (or the option
+// without one), switches as on and off, numbers in full.
+func TestLabels(t *testing.T) {
+	p := Param{Name: "weights", Label: "History weights", Type: Enum, Options: []string{"nad", "sad", "gad"}, OptionLabels: []string{"Non-adaptive (nad)", "Shortsighted (sad)"}}
+	bare := Param{Name: "k", Type: Int}
+	for _, tt := range []struct{ got, want string }{
+		{p.Display(), "History weights"},
+		{bare.Display(), "k"},
+		{p.OptionLabel("sad"), "Shortsighted (sad)"},
+		{p.OptionLabel("gad"), "gad"},    // no label for it
+		{p.OptionLabel("xyz"), "xyz"},    // not an option
+		{bare.OptionLabel("nad"), "nad"}, // not a choice
+		{p.ValueText("nad"), "Non-adaptive (nad)"},
+		{bare.ValueText(true), "on"},
+		{bare.ValueText(false), "off"},
+		{bare.ValueText(100.0), "100"},
+		{bare.ValueText(0.025), "0.025"},
+		{bare.ValueText(3), "3"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}

@@ -12,11 +12,11 @@ import (
 // Parameters of adaptive sampling, shared with site-grouped.
 var (
 	kappaParam = param.Param{
-		Name: "kappa", Type: param.Int, Default: 1, Step: 1,
+		Name: "kappa", Label: "Pages per round (κ)", Type: param.Int, Default: 1, Step: 1,
 		Help: "κ: pages sampled from each undecided site in every round of adaptive sampling (Al-Qaaideh Fig. 2.3). With 1, a site is decided as soon as one more page tips its interval; larger steps take fewer rounds and decide later.",
 	}.Range(1, 10000)
 	alphaParam = param.Param{
-		Name: "alpha", Type: param.Float, Default: 0.95, Step: 0.01,
+		Name: "alpha", Label: "Confidence level (α)", Type: param.Float, Default: 0.95, Step: 0.01,
 		Help: "α: confidence level of each site's interval (Wilson score, finite-population corrected). Higher α means wider intervals: more sampling before a site is dropped or downloaded.",
 	}.Range(0.5, 0.999)
 )

@@ -14,17 +14,18 @@ const (
 
 var (
 	groupsParam = param.Param{
-		Name: "groups", Type: param.Int, Default: 3, Step: 1,
+		Name: "groups", Label: "Groups of sites", Type: param.Int, Default: 3, Step: 1,
 		Help: "G: the sites are dealt into G groups and each cycle one group, in turn, gets the whole budget (Al-Qaaideh §2.8). " +
 			"1 is plain site sampling; more than the number of sites counts as one group per site.",
 	}.Range(1, 100000)
 	innerParam = param.Param{
-		Name: "inner", Type: param.Enum, Default: InnerGreedy,
-		Options: []string{InnerGreedy, InnerProportional, InnerAdaptive},
-		Help:    "The sampling policy run on the cycle's group: greedy (§2.5.3), proportional (§2.5.2) or adaptive (§2.7).",
+		Name: "inner", Label: "Sampling inside a group", Type: param.Enum, Default: InnerGreedy,
+		Options:      []string{InnerGreedy, InnerProportional, InnerAdaptive},
+		OptionLabels: []string{"Greedy", "Proportional", "Adaptive"},
+		Help:         "The sampling policy run on the cycle's group: greedy (§2.5.3), proportional (§2.5.2) or adaptive (§2.7).",
 	}
 	groupSampleSizeParam = param.Param{
-		Name: "sampleSize", Type: param.Int, Auto: "√(N·r·G)", Step: 1,
+		Name: "sampleSize", Label: "Sample size per site", Type: param.Int, Auto: "√(N·r·G)", Step: 1,
 		Help: "Pages sampled from each site of the cycle's group by the greedy and proportional inner policies. " +
 			"The default is √(N·r) for the group: N pages per site, r·G the share of a group's pages the budget covers.",
 	}.Range(1, 10000)

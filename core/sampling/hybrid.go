@@ -14,17 +14,17 @@ import (
 // Parameters of the Al-Qaaideh policies.
 var (
 	samplePagesParam = param.Param{
-		Name: "samplePages", Type: param.Int, Auto: "10% of pages, ≤ budget/2", Step: 1,
+		Name: "samplePages", Label: "Sample pages per cycle", Type: param.Int, Auto: "10% of pages, ≤ budget/2", Step: 1,
 		Help: "P: pages monitored as samples each cycle, shared among the sites. The thesis monitors 10% of the pages (§4.3); " +
 			"the default takes that, but at most half the budget so that sampling leaves downloads to spend. More than the budget is cut to the budget.",
 	}.Range(1, 1e7)
 	reserveParam = param.Param{
-		Name: "reserve", Type: param.Float, Default: 0.05, Step: 0.01,
+		Name: "reserve", Label: "Share kept for quiet sites", Type: param.Float, Default: 0.05, Step: 0.01,
 		Help: "Share of P given to each site whose estimate is zero, so that it can show a change again (§3.2, §3.3.3; " +
 			"Appendix A gives such sites P/20, i.e. 0.05). 0 reserves nothing: a site that once shows no change is never sampled again.",
 	}.Range(0, 0.5)
 	versionsParam = param.Param{
-		Name: "versions", Type: param.Int, Default: 5, Step: 1,
+		Name: "versions", Label: "Versions kept per sample page", Type: param.Int, Default: 5, Step: 1,
 		Help: "V: versions of each sample page kept as its history; the page's change rate is C = D/V, D the versions that showed a change (§3.3.2). " +
 			"The history holds only what the crawler's own downloads saw.",
 	}.Range(1, 64)

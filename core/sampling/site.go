@@ -27,7 +27,7 @@ const (
 
 // sampleSizeParam is shared by every site-sampling policy.
 var sampleSizeParam = param.Param{
-	Name: "sampleSize", Type: param.Int, Auto: "√(N·r)", Step: 1,
+	Name: "sampleSize", Label: "Sample size per site", Type: param.Int, Auto: "√(N·r)", Step: 1,
 	Help: "Pages sampled from each site per cycle. The default is Cho & Ntoulas' rough optimum √(N·r): N pages per site on average, r the share of the repository downloaded per cycle (Taleghani eq. 7, §4.1).",
 }.Range(1, 10000)
 

@@ -45,8 +45,9 @@ type Preset struct {
 // spacingParam lets uniform and proportional sync regularly or by Poisson
 // process, to show what the spacing alone costs.
 var spacingParam = param.Param{
-	Name: "spacing", Type: param.Enum, Default: "regular", Options: []string{"regular", "poisson"},
-	Help: "How each page's syncs are spread: evenly (Cho & Garcia-Molina) or as a Poisson process (Azar et al.; Kolobov et al.). At the same rate, even spacing keeps copies fresher.",
+	Name: "spacing", Label: "Spacing of syncs", Type: param.Enum, Default: "regular", Options: []string{"regular", "poisson"},
+	OptionLabels: []string{"Even", "Poisson (random)"},
+	Help:         "How each page's syncs are spread: evenly (Cho & Garcia-Molina) or as a Poisson process (Azar et al.; Kolobov et al.). At the same rate, even spacing keeps copies fresher.",
 }
 
 func spacingOf(v param.Values) (Spacing, error) { return ParseSpacing(v.String("spacing", "regular")) }
@@ -123,8 +124,8 @@ func Descriptors() []Descriptor {
 	}
 }
 
-func interval(name, help string, def, lo, hi float64) param.Param {
-	return param.Param{Name: name, Type: param.Float, Default: def, Help: help}.Range(lo, hi)
+func interval(name, label, help string, def, lo, hi float64) param.Param {
+	return param.Param{Name: name, Label: label, Type: param.Float, Default: def, Help: help}.Range(lo, hi)
 }
 
 func nutchDescriptor() Descriptor {
@@ -134,14 +135,14 @@ func nutchDescriptor() Descriptor {
 		Paper:   "Apache Nutch 1.x, org.apache.nutch.crawl.AdaptiveFetchSchedule with CrawlDbReducer's forced re-fetch and Generator's pull-back; defaults from nutch-default.xml",
 		Summary: "Shrinks a page's interval by DEC when a visit finds a change and stretches it by INC when not; SYNC_DELTA also pulls the next visit earlier after a quiet spell; past 90 days the crawler forces a re-fetch.",
 		Params: []param.Param{
-			param.Param{Name: "incRate", Type: param.Float, Default: d.IncRate, Step: 0.05, Help: "db.fetch.schedule.adaptive.inc_rate: the interval grows by this share after a visit that finds no change."}.Range(0, 10),
-			param.Param{Name: "decRate", Type: param.Float, Default: d.DecRate, Step: 0.05, Help: "db.fetch.schedule.adaptive.dec_rate: the interval shrinks by this share after a visit that finds a change."}.Range(0, 0.99),
-			interval("minInterval", "min_interval in days (Nutch: 60 s).", d.Min, 1e-6, 365),
-			interval("maxInterval", "max_interval in days (Nutch: 365 days).", d.Max, 1e-3, 3650),
-			interval("initialInterval", "db.fetch.interval.default in days: the interval after the first fetch (Nutch: 30 days).", d.Initial, 1e-3, 3650),
-			{Name: "syncDelta", Type: param.Bool, Default: d.SyncDelta, Help: "db.fetch.schedule.adaptive.sync_delta: after a visit that finds no change, schedule the next one earlier by a share of the time since the last change seen."},
-			param.Param{Name: "syncDeltaRate", Type: param.Float, Default: d.SyncDeltaRate, Step: 0.05, Help: "db.fetch.schedule.adaptive.sync_delta_rate: that share."}.Range(0, 1),
-			interval("maxFetchInterval", "db.fetch.interval.max in days (Nutch: 90 days): a visit that leaves the interval above it forces a re-fetch (the interval cut to 0.9 of it, the next visit comparing nothing), and a fetch list pulls any next visit more than this far ahead back to its own time.", d.MaxFetch, 1e-3, 3650),
+			param.Param{Name: "incRate", Label: "Growth after no change", Type: param.Float, Default: d.IncRate, Step: 0.05, Help: "db.fetch.schedule.adaptive.inc_rate: the interval grows by this share after a visit that finds no change."}.Range(0, 10),
+			param.Param{Name: "decRate", Label: "Shrink after a change", Type: param.Float, Default: d.DecRate, Step: 0.05, Help: "db.fetch.schedule.adaptive.dec_rate: the interval shrinks by this share after a visit that finds a change."}.Range(0, 0.99),
+			interval("minInterval", "Shortest interval (days)", "min_interval in days (Nutch: 60 s).", d.Min, 1e-6, 365),
+			interval("maxInterval", "Longest interval (days)", "max_interval in days (Nutch: 365 days).", d.Max, 1e-3, 3650),
+			interval("initialInterval", "First interval (days)", "db.fetch.interval.default in days: the interval after the first fetch (Nutch: 30 days).", d.Initial, 1e-3, 3650),
+			{Name: "syncDelta", Label: "Pull visits earlier after quiet spells", Type: param.Bool, Default: d.SyncDelta, Help: "db.fetch.schedule.adaptive.sync_delta: after a visit that finds no change, schedule the next one earlier by a share of the time since the last change seen."},
+			param.Param{Name: "syncDeltaRate", Label: "Share pulled earlier", Type: param.Float, Default: d.SyncDeltaRate, Step: 0.05, Help: "db.fetch.schedule.adaptive.sync_delta_rate: that share."}.Range(0, 1),
+			interval("maxFetchInterval", "Forced re-fetch after (days)", "db.fetch.interval.max in days (Nutch: 90 days): a visit that leaves the interval above it forces a re-fetch (the interval cut to 0.9 of it, the next visit comparing nothing), and a fetch list pulls any next visit more than this far ahead back to its own time.", d.MaxFetch, 1e-3, 3650),
 		},
 		Presets: []Preset{
 			{ID: "nutch-default", Name: "nutch-default.xml", Values: nutchValues(NutchDefault)},
@@ -175,11 +176,11 @@ func heritrixDescriptor() Descriptor {
 		Paper:   "Heritrix 1.x adaptive revisiting, org.archive.crawler.postprocessor.WaitEvaluator (defaults)",
 		Summary: "Divides a page's wait by 1.5 when a visit finds a change and multiplies it by 1.5 when not, between 1 hour and 4 weeks.",
 		Params: []param.Param{
-			param.Param{Name: "changedFactor", Type: param.Float, Default: d.ChangedFactor, Step: 0.1, Help: "changed-factor: the wait is divided by this after a visit that finds a change."}.Range(1, 10),
-			param.Param{Name: "unchangedFactor", Type: param.Float, Default: d.UnchangedFactor, Step: 0.1, Help: "unchanged-factor: the wait is multiplied by this after a visit that finds none."}.Range(1, 10),
-			interval("minWait", "min-wait-interval in days (Heritrix: 1 hour).", d.Min, 1e-6, 365),
-			interval("maxWait", "max-wait-interval in days (Heritrix: 4 weeks).", d.Max, 1e-3, 3650),
-			interval("initialWait", "initial-wait-interval in days (Heritrix: 1 day).", d.Initial, 1e-3, 3650),
+			param.Param{Name: "changedFactor", Label: "Wait divided after a change", Type: param.Float, Default: d.ChangedFactor, Step: 0.1, Help: "changed-factor: the wait is divided by this after a visit that finds a change."}.Range(1, 10),
+			param.Param{Name: "unchangedFactor", Label: "Wait multiplied after no change", Type: param.Float, Default: d.UnchangedFactor, Step: 0.1, Help: "unchanged-factor: the wait is multiplied by this after a visit that finds none."}.Range(1, 10),
+			interval("minWait", "Shortest wait (days)", "min-wait-interval in days (Heritrix: 1 hour).", d.Min, 1e-6, 365),
+			interval("maxWait", "Longest wait (days)", "max-wait-interval in days (Heritrix: 4 weeks).", d.Max, 1e-3, 3650),
+			interval("initialWait", "First wait (days)", "initial-wait-interval in days (Heritrix: 1 day).", d.Initial, 1e-3, 3650),
 		},
 		Presets: []Preset{{ID: "heritrix-default", Name: "WaitEvaluator defaults", Values: param.Values{
 			"changedFactor": d.ChangedFactor, "unchangedFactor": d.UnchangedFactor, "minWait": d.Min, "maxWait": d.Max, "initialWait": d.Initial,
@@ -201,11 +202,11 @@ func stormDescriptor() Descriptor {
 		Paper:   "StormCrawler, com.digitalpebble.stormcrawler.persistence.AdaptiveScheduler (defaults)",
 		Summary: "After a change the interval moves halfway to the minimum; after no change it grows by half, up to 14 days.",
 		Params: []param.Param{
-			param.Param{Name: "incRate", Type: param.Float, Default: d.IncRate, Step: 0.05, Help: "scheduler.adaptive.fetchInterval.rate.incr: the interval grows by this share after a visit that finds no change."}.Range(0, 10),
-			param.Param{Name: "decRate", Type: param.Float, Default: d.DecRate, Step: 0.05, Help: "scheduler.adaptive.fetchInterval.rate.decr: after a change the interval moves this share of the way to the minimum."}.Range(0.01, 0.99),
-			interval("minInterval", "scheduler.adaptive.fetchInterval.min in days (StormCrawler: 60 minutes).", d.Min, 0, 365),
-			interval("maxInterval", "scheduler.adaptive.fetchInterval.max in days (StormCrawler: 14 days).", d.Max, 1e-3, 3650),
-			interval("initialInterval", "fetchInterval.default in days, DefaultScheduler's interval for the first fetch (StormCrawler: 1 day).", d.Initial, 1e-3, 3650),
+			param.Param{Name: "incRate", Label: "Growth after no change", Type: param.Float, Default: d.IncRate, Step: 0.05, Help: "scheduler.adaptive.fetchInterval.rate.incr: the interval grows by this share after a visit that finds no change."}.Range(0, 10),
+			param.Param{Name: "decRate", Label: "Move towards the shortest after a change", Type: param.Float, Default: d.DecRate, Step: 0.05, Help: "scheduler.adaptive.fetchInterval.rate.decr: after a change the interval moves this share of the way to the minimum."}.Range(0.01, 0.99),
+			interval("minInterval", "Shortest interval (days)", "scheduler.adaptive.fetchInterval.min in days (StormCrawler: 60 minutes).", d.Min, 0, 365),
+			interval("maxInterval", "Longest interval (days)", "scheduler.adaptive.fetchInterval.max in days (StormCrawler: 14 days).", d.Max, 1e-3, 3650),
+			interval("initialInterval", "First interval (days)", "fetchInterval.default in days, DefaultScheduler's interval for the first fetch (StormCrawler: 1 day).", d.Initial, 1e-3, 3650),
 		},
 		Presets: []Preset{{ID: "stormcrawler-default", Name: "AdaptiveScheduler defaults", Values: param.Values{
 			"incRate": d.IncRate, "decRate": d.DecRate, "minInterval": d.Min, "maxInterval": d.Max, "initialInterval": d.Initial,

@@ -378,19 +378,27 @@ func (r *Refresher) download(c *refresh.Crawl, p int32, stamp int32) {
 // allocationIDs are the ids of the allocation policies a Refresher can
 // play, as Descriptors names them.
 func allocationIDs() []string {
-	var ids []string
+	ids, _ := schedulesOf(TypeAllocation)
+	return ids
+}
+
+// schedulesOf lists the ids and names of the schedules of type t, in the
+// catalog's order: the options of a parameter that chooses one, and their
+// labels.
+func schedulesOf(t string) (ids, names []string) {
 	for _, d := range Descriptors() {
-		if d.Type == TypeAllocation {
-			ids = append(ids, d.ID)
+		if d.Type == t {
+			ids, names = append(ids, d.ID), append(names, d.Name)
 		}
 	}
-	return ids
+	return ids, names
 }
 
 // allocationParam chooses the allocation policy.
 func allocationParam() param.Param {
+	ids, names := schedulesOf(TypeAllocation)
 	return param.Param{
-		Name: "allocation", Type: param.Enum, Default: "cgm-optimal-freshness", Options: allocationIDs(),
+		Name: "allocation", Label: "Allocation policy", Type: param.Enum, Default: "cgm-optimal-freshness", Options: ids, OptionLabels: names,
 		Help: "The allocation policy that turns change rates into each page's downloads per cycle (core/schedule's catalog).",
 	}
 }
@@ -424,8 +432,9 @@ func RefreshDescriptors() []refresh.Descriptor {
 			Params: []param.Param{
 				allocationParam(),
 				{
-					Name: "estimator", Type: param.Enum, Default: EstimatorChoGarciaMolina, Options: []string{EstimatorChoGarciaMolina, EstimatorNaive},
-					Help: "How a page's rate is estimated from its downloads: Cho & Garcia-Molina's bias-reduced estimator, or the naive changes seen / time watched, which underestimates pages that change more than once between downloads.",
+					Name: "estimator", Label: "Rate estimator", Type: param.Enum, Default: EstimatorChoGarciaMolina, Options: []string{EstimatorChoGarciaMolina, EstimatorNaive},
+					OptionLabels: []string{"Cho & Garcia-Molina", "Naive (changes seen / time watched)"},
+					Help:         "How a page's rate is estimated from its downloads: Cho & Garcia-Molina's bias-reduced estimator, or the naive changes seen / time watched, which underestimates pages that change more than once between downloads.",
 				},
 			},
 			New: func(env refresh.Env) (refresh.Policy, error) {

@@ -135,12 +135,7 @@ func (r *Revisiter) selectFirst(k int) {
 // ruleIDs are the adaptive rules a Revisiter can play, as Descriptors
 // names them.
 func ruleIDs() []string {
-	var ids []string
-	for _, d := range Descriptors() {
-		if d.Type == TypeAdaptive {
-			ids = append(ids, d.ID)
-		}
-	}
+	ids, _ := schedulesOf(TypeAdaptive)
 	return ids
 }
 
@@ -161,13 +156,14 @@ func ruleOf(v param.Values) (Rule, error) {
 
 // revisitDescriptor is the refresh policy that plays the crawlers' rules.
 func revisitDescriptor() refresh.Descriptor {
+	rules, names := schedulesOf(TypeAdaptive)
 	return refresh.Descriptor{
 		ID: "revisit-rule", Name: "Crawler re-visit rule",
 		Cost:    45,
 		Paper:   "Apache Nutch AdaptiveFetchSchedule; Heritrix 1.x WaitEvaluator; StormCrawler AdaptiveScheduler (shipped defaults)",
 		Summary: "Each page's next visit set by a production crawler's adaptive rule from whether the last visit found a change; each cycle the pages due soonest are downloaded, up to the budget. Knows no rates.",
 		Params: []param.Param{{
-			Name: "rule", Type: param.Enum, Default: "nutch-adaptive", Options: ruleIDs(),
+			Name: "rule", Label: "Crawler's rule", Type: param.Enum, Default: "nutch-adaptive", Options: rules, OptionLabels: names,
 			Help: "Which crawler's rule, with its shipped defaults: each shortens the interval after a visit that found a change and lengthens it after one that did not (Nutch by its inc/dec rates, Heritrix 1.x by a factor of 1.5, StormCrawler towards its minimum or by half again), within its minimum and maximum.",
 		}},
 		New: func(env refresh.Env) (refresh.Policy, error) {

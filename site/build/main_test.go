@@ -216,6 +216,10 @@ func TestInstructorsPage(t *testing.T) {
 	if !strings.Contains(string(page), `aria-current="page">Instructors</a>`) || strings.Contains(string(page), `id="engine"`) {
 		t.Errorf("instructors.html lacks its current-page mark, or shows the lab's status")
 	}
+	// Its code blocks scroll in their box, so the keyboard must reach them.
+	if pre := regexp.MustCompile(`<pre[ >]`).FindAllString(string(page), -1); len(pre) == 0 || strings.Count(string(page), `<pre tabindex="0">`) != len(pre) {
+		t.Errorf("instructors.html: %d code blocks, %d of them reachable by keyboard (tabindex=0)", len(pre), strings.Count(string(page), `<pre tabindex="0">`))
+	}
 	for _, p := range []string{"index.html", "upload.html", "sources.html", "lessons/naive-estimate.html"} {
 		b, _ := os.ReadFile(filepath.Join(out, filepath.FromSlash(p)))
 		if !regexp.MustCompile(`<a href="(\.\./)?instructors.html"`).Match(b) {

@@ -21,6 +21,8 @@ import (
 // {#id} after it when given. The file is part of the site's source, so it
 // may use HTML. Each table cell gets its column's heading as data-label,
 // so that on a narrow screen the stylesheet can show a row as a card.
+// Each code block is a tab stop: wider or taller than its box it scrolls
+// there (lab.css), and the keyboard must be able to scroll it.
 func renderMarkdown(src []byte) (template.HTML, error) {
 	md := goldmark.New(
 		goldmark.WithExtensions(extension.GFM, extension.Typographer),
@@ -32,7 +34,7 @@ func renderMarkdown(src []byte) (template.HTML, error) {
 	if err := md.Convert(src, &buf); err != nil {
 		return "", err
 	}
-	return template.HTML(buf.String()), nil
+	return template.HTML(bytes.ReplaceAll(buf.Bytes(), []byte("<pre>"), []byte(`<pre tabindex="0">`))), nil
 }
 
 // cellLabels sets data-label on every body cell of every table to the text

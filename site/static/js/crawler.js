@@ -195,7 +195,8 @@ class CrawlerView {
     this.speedSel.addEventListener('change', () => { this.speed = Number(this.speedSel.value); if (this.timer) this.start(); });
     this.scrub = el('input', { type: 'range', id: `${id}-cycle`, min: 1, max: 1, value: 1, step: 1 });
     this.scrub.addEventListener('input', () => { this.pause(); this.show(Number(this.scrub.value) - 1, true); });
-    this.cycleOut = el('output', { for: `${id}-cycle`, class: 'cycle-of' });
+    // (Not a live region: it changes at every cycle played; this.said speaks.)
+    this.cycleOut = el('output', { for: `${id}-cycle`, class: 'cycle-of', 'aria-live': 'off' });
     this.speedBox = el('span', { class: 'speed' }, el('label', { for: `${id}-speed`, text: 'Speed' }), this.speedSel);
     this.stillNote = el('p', { class: 'still-note', hidden: true, text: 'Your device asks for reduced motion: step through the cycles one at a time.' });
     // The cycle's two numbers beside the controls, in view while the

@@ -9,6 +9,10 @@
 
 import { request, post, runWithCharts, pair, errorOf, onEngine, engineName } from './api.js';
 import { restoreUpload } from './uploads.js';
+import { Announcer, headline } from './status.js';
+import { scrollRegion, valueText } from './screen.js';
+import { sizeCharts, chartsOf } from './chart-size.js';
+import { chartTooltips, focusablePoints } from './chart-tooltip.js';
 import { SLOW_MS, expectedMs, labelDatasets, seconds } from './slow.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -320,10 +324,17 @@ class Experiment {
     // What each of the lesson's charts asks POST /api/chart for: all but
     // the caption, which the page shows.
     this.chartSpecs = config.charts.map(({ caption, ...chart }) => chart);
+    // A box that changes width redraws the result's charts for it (not
+    // the run): at once when idle, else after the run in hand.
+    this.sizer = sizeCharts(this.charts, () => this.chartSpecs, () => { if (this.running) this.resized = true; else this.redrawSized(); });
+    chartTooltips(this.charts);
     this.ahead = new Map(); // full spec (JSON) → a preview computed ahead
     this.pace = new Pace();
     this.focused = null; // the slider being moved: { c, range, dir }
     this.probe = probing ? (window.__refreshLab = window.__refreshLab || { timings: [], renders: 0 }) : { timings: [], renders: 0 };
+    // The status line shows what ran and its timings; the announcer says
+    // each settled result's headline to a screen reader (status.js).
+    this.announcer = new Announcer($('#announce', root), () => !this.running && !this.pending);
   }
 
   async init() {
@@ -365,6 +376,7 @@ class Experiment {
   async reconfigure(config, cat) {
     this.config = config;
     this.chartSpecs = config.charts.map(({ caption, ...chart }) => chart);
+    this.sizer.set();
     this.spec = clone(config.spec);
     this.cat = cat;
     const bad = await resolveControls(config, this.spec);
@@ -447,7 +459,7 @@ class Experiment {
       case 'choice': {
         const p = c.resolved.param;
         const options = (c.options && c.options.length ? c.options : (p && p.options) || []);
-        const sel = el('select', { id, 'aria-describedby': describedBy }, options.map((o) => el('option', { value: o }, o)));
+        const sel = el('select', { id, 'aria-describedby': describedBy }, options.map((o) => el('option', { value: o }, optionLabel(p, o))));
         sel.addEventListener('change', (e) => { setField(this.spec, c.resolved, sel.value); onInput(e); });
         const sync = () => {
           const v = getField(this.spec, c.resolved);
@@ -476,7 +488,13 @@ class Experiment {
     const fallback = () => (p && typeof p.default === 'number' ? p.default : c.min);
     const range = el('input', { type: 'range', id, min: c.min, max: c.max, step: c.step, 'aria-describedby': describedBy });
     const number = el('input', { type: 'number', min: c.min, max: c.max, step: c.step, 'aria-label': `${c.label} (exact value)`, class: 'exact' });
-    const shown = el('output', { for: id, class: 'value' });
+    // The value as shown beside the label; a screen reader hears it, with
+    // its unit, as the slider's aria-valuetext.
+    const shown = el('output', { for: id, class: 'value', 'aria-hidden': 'true' });
+    const show = (v, auto = false) => {
+      shown.textContent = auto ? `${v} (auto)` : String(v);
+      range.setAttribute('aria-valuetext', valueText(c.label, v, auto));
+    };
     let autoBox = null;
     const write = (v, e) => {
       setField(this.spec, c.resolved, v);
@@ -492,7 +510,7 @@ class Experiment {
       here.last = v;
       this.focused = here;
       number.value = range.value;
-      shown.textContent = range.value;
+      show(range.value);
       write(v, e);
     });
     range.addEventListener('focus', () => {
@@ -508,7 +526,7 @@ class Experiment {
       v = Math.min(c.max, Math.max(c.min, v));
       number.value = v;
       range.value = v;
-      shown.textContent = v;
+      show(v);
       write(v, e);
     });
     const row = el('div', { class: 'range-row' }, range, number);
@@ -533,7 +551,7 @@ class Experiment {
       if (isAuto && typeof v === 'number') v = Number(v.toPrecision(4)); // a computed value, shown rounded
       range.value = v;
       number.value = v;
-      shown.textContent = isAuto ? `${v} (auto)` : String(v);
+      show(v, isAuto);
       if (autoBox) autoBox.checked = isAuto;
       range.disabled = number.disabled = false;
     };
@@ -592,7 +610,18 @@ class Experiment {
     }
     this.running = false;
     this.root.removeAttribute('aria-busy');
+    if (this.resized) {
+      this.resized = false;
+      this.redrawSized();
+    }
     this.lookAhead();
+  }
+
+  /** Draws the shown result's charts again at their boxes' width (chart-size.js). */
+  async redrawSized() {
+    const result = this.result;
+    const svgs = result && await chartsOf(result, this.chartSpecs);
+    if (svgs && this.result === result && !this.running) this.renderCharts(result, svgs);
   }
 
   /**
@@ -749,6 +778,7 @@ class Experiment {
     if (got.stopped !== undefined) {
       for (const td of this.readouts.querySelectorAll('tr.pending td')) td.textContent = 'not run';
       this.setStatus(`Stopped with ${got.stopped} of ${got.of} policies drawn. Change a setting, or press “Run the rest”, to go on.`);
+      this.announcer.say(this.status.textContent);
       this.showResume(full);
       return false;
     }
@@ -792,6 +822,7 @@ class Experiment {
       ? `Preview from ${preview.repeats} of ${preview.of} repeats${preview.values ? ` at ${preview.values} of the sweep's ${preview.ofValues} values` : ''}: ran in ${Math.round(runMs)} ms${two}${early}. All ${preview.of} follow when you pause.`
       : `${result.work}: ran in ${Math.round(runMs)} ms${two}${early}, drawn in ${Math.round(total - runMs)} ms ${where}.`);
     this.root.classList.toggle('preview', !!preview);
+    if (!preview) this.announcer.settled(() => headline(result, this.config.readouts, (id) => this.metric(id), fmt));
     const tDrawn = performance.now();
     await new Promise((res) => requestAnimationFrame(() => res()));
     const tFrame = performance.now();
@@ -940,36 +971,44 @@ class Experiment {
     const metrics = this.config.readouts.map((id) => this.metric(id));
     const better = (m) => (m.better === 'lower' ? ' ↓' : m.better === 'higher' ? ' ↑' : '');
     const head = el('tr', {}, el('th', { scope: 'col', text: 'Policy' }),
-      metrics.map((m) => el('th', { scope: 'col', title: m.help }, m.name, unitSuffix(m, unit), better(m) ? el('span', { class: 'better', text: better(m), 'aria-label': `${m.better} is better` }) : null)));
+      metrics.map((m) => el('th', { scope: 'col', title: m.help }, m.name, unitSuffix(m, unit), better(m) ? [el('span', { class: 'better', text: better(m), 'aria-hidden': 'true' }), el('span', { class: 'visually-hidden', text: ` (${m.better} is better)` })] : null)));
+    // Each cell carries its column's heading, which a narrow screen shows
+    // beside the value when it stacks a policy's row as a card (lab.css).
+    const label = (m) => m.name + unitSuffix(m, unit) + better(m);
     const rows = result.policies.map((p) => el('tr', { class: p.oracle ? 'oracle' : '' },
       el('th', { scope: 'row' }, p.name, oracleTag(p)),
       metrics.map((m) => {
         const s = p.metrics[m.id];
-        if (!s) return el('td', { title: `${p.name} has no ${m.name.toLowerCase()}` }, '–');
+        if (!s) return el('td', { title: `${p.name} has no ${m.name.toLowerCase()}`, 'data-label': label(m) }, '–');
         const h = halfWidth(s);
         const exact = m.exact && p.facts ? p.facts[m.exact] : undefined;
-        return el('td', {}, el('span', { class: 'num', text: fmt(m, s.mean) }), h !== null ? el('span', { class: 'pm', text: ` ± ${fmt(m, h)}` }) : null,
+        return el('td', { 'data-label': label(m) }, el('span', { class: 'num', text: fmt(m, s.mean) }), h !== null ? el('span', { class: 'pm', text: ` ± ${fmt(m, h)}` }) : null,
           exact !== undefined ? el('span', { class: 'exact', title: this.fact(m.exact).help }, ' exact ', el('span', { class: 'exact-value', text: fmt(m, exact, true) })) : null);
       })));
     // A progressive run's policies still to come: named, their numbers to follow.
     const nameOf = (p) => { const d = this.cat.policies.find((q) => q.id === p.id); return (d ? d.name : p.id) + (p.label ? ` (${p.label})` : ''); };
     const waiting = rest.map((p, i) => el('tr', { class: 'pending' }, el('th', { scope: 'row' }, nameOf(p)),
-      metrics.map(() => el('td', { text: i === 0 ? 'computing…' : 'waiting' }))));
+      metrics.map((m) => el('td', { text: i === 0 ? 'computing…' : 'waiting', 'data-label': label(m) }))));
     const caption = el('caption', {}, result.about);
-    this.readouts.replaceChildren(el('div', { class: 'table-scroll' }, el('table', { class: 'numbers' }, caption, el('thead', {}, head), el('tbody', {}, rows, waiting))));
+    this.readouts.replaceChildren(scrollRegion(el('table', { class: 'numbers' }, caption, el('thead', {}, head), el('tbody', {}, rows, waiting)), 'The numbers, a row per policy'));
   }
 
   renderCharts(result, svgs) {
     this.svgs = svgs;
     const figs = this.config.charts.map((ch, i) => {
       const figure = el('figure', { class: 'chart' });
-      figure.append(svgNode(svgs[i]));
+      const svg = svgNode(svgs[i]);
+      focusablePoints(svg);
+      figure.append(svg);
+      // What the chart's buttons name it by: its title.
+      const named = svg.querySelector(':scope > title');
+      const name = (named && named.textContent.trim()) || ch.title || `chart ${i + 1}`;
       const cap = el('figcaption', {}, ch.caption || '');
       // The chart's data as a table, from the lab (POST /api/chart with
       // format "table"), asked for when opened; it stays open across
       // redraws.
       const open = this.openTables && this.openTables.has(i);
-      const details = el('details', { class: 'data', open }, el('summary', { text: 'Data table' }));
+      const details = el('details', { class: 'data', open }, el('summary', {}, 'Data table', el('span', { class: 'visually-hidden', text: ` of ${name}` })));
       const fill = async () => {
         const t = await chartTable(result, this.chartSpecs[i]);
         if (details.open && this.result === result) details.replaceChildren(details.firstChild, t);
@@ -984,11 +1023,12 @@ class Experiment {
           this.openTables.delete(i);
         }
       });
-      const dl = el('button', { type: 'button', class: 'small', text: 'Download SVG', onclick: () => download(svgs[i], `${this.fileBase(result)}-${ch.metric || ch.type}-${ch.type}.svg`, 'image/svg+xml') });
+      const dl = el('button', { type: 'button', class: 'small', text: 'Download SVG', 'aria-label': `Download SVG of ${name}`, onclick: () => download(svgs[i], `${this.fileBase(result)}-${ch.metric || ch.type}-${ch.type}.svg`, 'image/svg+xml') });
       figure.append(cap, el('div', { class: 'chart-tools' }, details, dl));
       return figure;
     });
     this.charts.replaceChildren(...figs);
+    this.sizer.check();
   }
 
   /** Fills each live number of the narrative: a metric's mean or a fact. */
@@ -1050,6 +1090,12 @@ class Experiment {
 
 // ---- helpers ----
 
+/** What people read for option o of a choice: the catalog's label for it (param.OptionLabels), else o. */
+function optionLabel(p, o) {
+  const i = p && p.options ? p.options.indexOf(o) : -1;
+  return (i >= 0 && p.optionLabels && p.optionLabels[i]) || o;
+}
+
 /** Parses our SVG and returns it as a node, dropping anything scriptable. */
 function svgNode(text) {
   // The chart package escapes every text it writes, so its SVG holds no
@@ -1085,10 +1131,10 @@ async function chartTable(result, chart) {
   if (r.status === 404) r = await ask({ result, chart: { ...chart, format: 'table' } });
   if (!r.ok) return el('p', { class: 'error', text: `The table could not be made: ${errorOf(r).error}` });
   const t = r.json();
-  return el('div', { class: 'table-scroll' }, el('table', { class: 'data-table' },
+  return scrollRegion(el('table', { class: 'data-table' },
     el('caption', { text: t.caption }),
     el('thead', {}, el('tr', {}, t.head.map((h) => el('th', { scope: 'col', text: h })))),
-    el('tbody', {}, (t.rows || []).map((row) => el('tr', {}, el('th', { scope: 'row', text: row[0] }), row.slice(1).map((c) => el('td', { text: c })))))));
+    el('tbody', {}, (t.rows || []).map((row) => el('tr', {}, el('th', { scope: 'row', text: row[0] }), row.slice(1).map((c) => el('td', { text: c })))))), t.caption);
 }
 
 /**

@@ -12,9 +12,20 @@
 
 import { post, errorOf } from './api.js';
 import { el, download, catalog } from './experiment.js';
+import { scrollRegion } from './screen.js';
 import { latestUpload } from './uploads.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
+
+/**
+ * Writes text in the report's status line. The line is not a live region
+ * (it changes with every result); a failure is an alert, said at once.
+ */
+function tell(status, text, failed = false) {
+  if (failed) status.setAttribute('role', 'alert');
+  else status.removeAttribute('role');
+  status.textContent = text;
+}
 
 /** The SHA-256 of a Blob's bytes, in hex, computed in this tab. */
 export async function sha256(blob) {
@@ -87,12 +98,12 @@ class Report {
     this.root = el('section', { class: 'lab-panel wide report', id: 'report', 'aria-labelledby': 'report-title', hidden: true });
     this.root.append(
       el('div', { class: 'panel-head' }, el('h2', { id: 'report-title', text: 'Report' }),
-        el('p', { class: 'status', id: 'report-status', role: 'status', 'aria-live': 'polite' })),
+        el('p', { class: 'status', id: 'report-status' })),
       el('p', { class: 'hash-check', id: 'hash-check', role: 'status', hidden: true }),
       el('div', { class: 'report-controls' },
         el('label', { for: 'report-metric', text: 'Rank by' }), el('select', { id: 'report-metric' }),
         el('span', { class: 'hint-plain', text: 'The experiment\'s “Copy link” is the report\'s link: it carries the spec and the log\'s SHA-256.' })),
-      el('div', { class: 'table-scroll' }, el('table', { class: 'numbers report-table', id: 'report-table' })),
+      scrollRegion(el('table', { class: 'numbers report-table', id: 'report-table' }), 'The report\'s table, a row per policy'),
       el('div', { class: 'notes', id: 'report-notes' }),
       el('figure', { class: 'chart forest', id: 'report-forest' }),
       el('div', { class: 'exports', id: 'report-exports' }),
@@ -176,19 +187,19 @@ class Report {
     if (!this.result) return;
     const seq = ++this.seq;
     const status = $('#report-status', this.root);
-    status.textContent = 'Writing the report…';
+    tell(status, 'Writing the report…');
     // The forest plot is drawn at the width it is shown at, so that its
     // text is the 12 pixels the chart package sets (the report may still be
     // hidden: the experiment panel above has the same width).
     const shown = $('#report-forest', this.root).clientWidth || (this.experiment.clientWidth - 48);
-    const forestWidth = Math.max(300, Math.min(1000, Math.round(shown > 0 ? shown : 720)));
+    const forestWidth = Math.max(200, Math.min(1000, Math.floor(shown > 0 ? shown : 720)));
     const [r, f] = await Promise.all([
       this.ask('/api/report', this.request('json')),
       this.ask('/api/chart', { id: this.result.id, chart: { type: 'forest', metric: this.metric || undefined, width: forestWidth } }),
     ]);
     if (seq !== this.seq) return; // a newer result or metric came meanwhile
     if (!r.ok) {
-      status.textContent = `The report could not be written: ${errorOf(r).error}`;
+      tell(status, `The report could not be written: ${errorOf(r).error}`, true);
       return;
     }
     const rep = r.json();
@@ -201,7 +212,7 @@ class Report {
     $('#report-methods', this.root).textContent = rep.methods;
     this.fillFacts(rep);
     $('#report-spec', this.root).textContent = JSON.stringify(rep.spec, null, 2);
-    status.textContent = `Refresh Lab ${rep.version}, ${rep.date}.`;
+    tell(status, `Refresh Lab ${rep.version}, ${rep.date}.`);
     this.root.hidden = false;
     this.root.dispatchEvent(new CustomEvent('report', { detail: rep }));
   }
@@ -218,7 +229,7 @@ class Report {
     const t = rep.table;
     const head = el('tr', {}, t.head.map((h) => el('th', { scope: 'col', text: h })));
     const rows = t.rows.map((cells, i) => el('tr', { class: [rep.rows[i].oracle ? 'oracle' : '', rep.rows[i].key === rep.reference ? 'reference' : ''].filter(Boolean).join(' ') },
-      cells.map((c, j) => (j === 1 ? el('th', { scope: 'row', text: c }) : el('td', { class: j === 0 || j === 2 || j === 4 ? 'num' : 'iv', text: c })))));
+      cells.map((c, j) => (j === 1 ? el('th', { scope: 'row', text: c }) : el('td', { class: j === 0 || j === 2 || j === 4 ? 'num' : 'iv', text: c, 'data-label': t.head[j] })))));
     $('#report-table', this.root).replaceChildren(el('caption', { text: t.caption }), el('thead', {}, head), el('tbody', {}, rows));
     $('#report-notes', this.root).replaceChildren(...(t.notes || []).map((n) => el('p', { class: 'hint', text: n })));
   }
@@ -246,7 +257,7 @@ class Report {
       onclick: async () => {
         const r = await this.ask('/api/report', this.request(f.id));
         if (r.ok) download(r.body, `${base}.${f.ext}`, f.type);
-        else $('#report-status', this.root).textContent = `The ${f.label} export failed: ${errorOf(r).error}`;
+        else tell($('#report-status', this.root), `The ${f.label} export failed: ${errorOf(r).error}`, true);
       },
     }));
     // The forest plot and each of the experiment's charts, as SVG and PNG.
