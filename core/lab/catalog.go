@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"sync"
@@ -40,6 +41,7 @@ func BundledDatasets() []Bundled {
 		{Info: synth.TanWebArchiveInfo, Build: func() *dataset.Dataset { return synth.TanWebArchive(BundledSeed) }},
 		{Info: synth.GrimesFordInfo, Build: func() *dataset.Dataset { return synth.GrimesFord(BundledSeed) }},
 		small(synth.ChoGarciaMolina5),
+		{Info: synth.PandeyCAMInfo, Build: func() *dataset.Dataset { return synth.PandeyCAM(BundledSeed) }},
 	}
 }
 
@@ -64,6 +66,7 @@ func Policies() []refresh.Descriptor {
 	}
 	ds = append(ds, EstimateDescriptors()...)
 	ds = append(ds, ScheduleDescriptors()...)
+	ds = append(ds, registeredPolicies()...)
 	return ds
 }
 
@@ -229,6 +232,17 @@ func (l *Lab) forgetDataset(id string) {
 
 // Policies lists the lab's policies.
 func (l *Lab) Policies() []refresh.Descriptor { return l.policies }
+
+// policyOf returns the policy id of kind (a policy without a kind is a
+// refresh policy): kinds may share an id, such as the schedule and the
+// monitor kinds' uniform.
+func (l *Lab) policyOf(kind, id string) (refresh.Descriptor, bool) {
+	i := slices.IndexFunc(l.policies, func(d refresh.Descriptor) bool { return d.ID == id && cmp.Or(d.Kind, KindRefresh) == kind })
+	if i < 0 {
+		return refresh.Descriptor{}, false
+	}
+	return l.policies[i], true
+}
 
 func (l *Lab) policy(id string) (refresh.Descriptor, bool) {
 	i := slices.IndexFunc(l.policies, func(d refresh.Descriptor) bool { return d.ID == id })

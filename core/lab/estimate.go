@@ -291,12 +291,9 @@ func hasPrior(id string) bool {
 
 // resolveEstimate checks an estimate spec and fills in its defaults.
 func (l *Lab) resolveEstimate(spec Spec) (Spec, *dataset.Dataset, error) {
-	if spec.Dataset.ID == "" {
-		return spec, nil, specErr("dataset.id", "missing: name a dataset (one of %s)", l.datasetIDs())
-	}
-	d, ok := l.Dataset(spec.Dataset.ID)
-	if !ok {
-		return spec, nil, specErr("dataset.id", "unknown dataset %s (expected one of %s)", quote.Q(spec.Dataset.ID), l.datasetIDs())
+	d, err := l.lookupDataset(spec)
+	if err != nil {
+		return spec, nil, err
 	}
 	var es EstimateSpec
 	if spec.Estimate != nil {
@@ -394,19 +391,13 @@ func (l *Lab) resolveEstimate(spec Spec) (Spec, *dataset.Dataset, error) {
 	if es.Prior.Restarts == 0 {
 		es.Prior.Restarts = 8
 	}
-	switch {
-	case es.Every > 0:
+	if es.Every > 0 {
 		spec.Repeats = 1 // real histories hold no randomness
-	case spec.Repeats == 0:
-		spec.Repeats = DefaultRepeats
-	case spec.Repeats < 0 || spec.Repeats > MaxRepeats:
-		return spec, nil, specErr("repeats", "must be between 1 and %d, got %d", MaxRepeats, spec.Repeats)
+	} else if err := checkRepeats(&spec, DefaultRepeats); err != nil {
+		return spec, nil, err
 	}
-	if len(spec.Policies) == 0 {
-		return spec, nil, specErr("policies", "empty: name at least one estimator (one of %s)", l.policyIDsOf(KindEstimate))
-	}
-	if len(spec.Policies) > MaxPolicies {
-		return spec, nil, specErr("policies", "at most %d estimators per run, got %d", MaxPolicies, len(spec.Policies))
+	if err := checkPolicyCount(spec, "estimator", "estimators", l.policyIDsOf(KindEstimate)); err != nil {
+		return spec, nil, err
 	}
 	points := 1.0
 	if spec.Sweep != nil {

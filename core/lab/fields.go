@@ -21,8 +21,8 @@ import (
 //	params.NAME                     parameter NAME of every policy that has it
 //	policies.KEY.NAME               parameter NAME of the one policy whose key
 //	                                (PolicySpec.Key: its label, or its id) is KEY
-//	estimate.…, schedule.…          the estimate and schedule kinds' own
-//	                                fields (SpecFields)
+//	estimate.…, schedule.…,         the estimate, schedule and registered
+//	monitor.…                       kinds' own fields (SpecFields)
 //
 // Lab.Field resolves a path against a spec and the catalog, once, for the
 // runner's sweeps (With), the lesson builder and the page (POST
@@ -72,7 +72,7 @@ type SpecField struct {
 
 // commonFields are the members every kind has.
 var commonFields = []SpecField{
-	{Param: param.Param{Name: "budget", Label: "Budget", Type: param.Int, Help: "Downloads per cycle (refresh), or syncs per day (schedule)."}.Range(1, math.MaxInt32)},
+	{Param: param.Param{Name: "budget", Label: "Budget", Type: param.Int, Help: "Downloads per cycle (refresh), syncs per day (schedule), or monitoring tasks per epoch (monitor)."}.Range(1, math.MaxInt32)},
 	{Param: param.Param{Name: "cycles", Label: "Cycles", Type: param.Int, Help: "Cycles to play; 0 means all of the dataset's."}.Range(0, math.MaxInt32), Kind: KindRefresh},
 	{Param: param.Param{Name: "repeats", Label: "Repeats", Type: param.Int, Help: "Independent runs per policy, each with its own random stream."}.Range(1, MaxRepeats)},
 	{Param: param.Param{Name: "seed", Label: "Seed", Type: param.Int, Help: "Seeds every policy's random streams."}.Range(0, 1<<53)},
@@ -80,7 +80,9 @@ var commonFields = []SpecField{
 }
 
 // SpecFields lists the members of a spec that controls and sweeps may set.
-func SpecFields() []SpecField { return slices.Concat(commonFields, estimateFields, scheduleFields) }
+func SpecFields() []SpecField {
+	return slices.Concat(commonFields, estimateFields, scheduleFields, registeredFields())
+}
 
 func findSpecField(path string) (SpecField, bool) {
 	i := slices.IndexFunc(SpecFields(), func(f SpecField) bool { return f.Name == path })

@@ -262,7 +262,8 @@ func TestFieldSet(t *testing.T) {
 func TestSpecFieldsSetTheirMember(t *testing.T) {
 	l := lab.New()
 	refresh, estimate, schedule := fieldSpecs()
-	byKind := map[string]lab.Spec{"": refresh, lab.KindRefresh: refresh, lab.KindEstimate: estimate, lab.KindSchedule: schedule}
+	byKind := map[string]lab.Spec{"": refresh, lab.KindRefresh: refresh, lab.KindEstimate: estimate, lab.KindSchedule: schedule,
+		lab.KindMonitor: monitorSpec(2)}
 	for _, sf := range lab.SpecFields() {
 		spec := byKind[sf.Kind]
 		var v any
@@ -271,6 +272,8 @@ func TestSpecFieldsSetTheirMember(t *testing.T) {
 			v = 2.0
 		case param.Enum:
 			v = sf.Options[len(sf.Options)-1]
+		case param.Bool:
+			v = true
 		case lab.FieldDataset:
 			v = "alqaaideh-jordan"
 		default:

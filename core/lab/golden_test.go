@@ -20,7 +20,9 @@ var update = flag.Bool("update", false, "rewrite the golden results in testdata/
 // catalog on every bundled dataset, with a few repeats and fixed seeds.
 // The two one-cycle examples use the papers' budget of 100 downloads; the
 // Jordan sample the default (a tenth of its pages) over all 21 days, and
-// once more with a tight budget over part of the run.
+// once more with a tight budget over part of the run. The monitor kind's
+// pandey-cam run has every policy, a tracking phase, re-allocation and
+// the α-point scheduler, whose α is random.
 func goldenSpecs() map[string]lab.Spec {
 	var all []lab.PolicySpec
 	for _, d := range lab.Policies() {
@@ -28,11 +30,19 @@ func goldenSpecs() map[string]lab.Spec {
 			all = append(all, lab.PolicySpec{ID: d.ID})
 		}
 	}
+	var monitorAll []lab.PolicySpec
+	for _, d := range lab.Policies() {
+		if d.Kind == lab.KindMonitor {
+			monitorAll = append(monitorAll, lab.PolicySpec{ID: d.ID})
+		}
+	}
 	return map[string]lab.Spec{
 		"taleghani-example":      {Dataset: lab.DatasetRef{ID: "taleghani-example"}, Budget: 100, Repeats: 5, Seed: 1, Policies: all},
 		"alqaaideh-example":      {Dataset: lab.DatasetRef{ID: "alqaaideh-example"}, Budget: 100, Repeats: 5, Seed: 2, Policies: all},
 		"alqaaideh-jordan":       {Dataset: lab.DatasetRef{ID: "alqaaideh-jordan"}, Repeats: 5, Seed: 3, Policies: all},
 		"alqaaideh-jordan-tight": {Dataset: lab.DatasetRef{ID: "alqaaideh-jordan"}, Budget: 25, Cycles: 10, Repeats: 5, Seed: 4, Policies: all},
+		"monitor-pandey-cam": {Kind: lab.KindMonitor, Dataset: lab.DatasetRef{ID: "pandey-cam"}, Budget: 2000, Repeats: 3, Seed: 5, Policies: monitorAll,
+			Monitor: &lab.MonitorSpec{Tracking: 1, Epochs: 2, Reallocate: 1, Scheduler: "alpha-point", Monitors: 4, Capacity: 1500}},
 	}
 }
 

@@ -105,7 +105,7 @@ func TestResolveErrors(t *testing.T) {
 		field string
 		msg   []string
 	}{
-		{"unknown kind", lab.Spec{Kind: "monitor", Dataset: tal, Policies: ids("random")}, "kind", []string{`"monitor"`, `"refresh"`}},
+		{"unknown kind", lab.Spec{Kind: "crawl", Dataset: tal, Policies: ids("random")}, "kind", []string{`"crawl"`, `"refresh"`}},
 		{"missing dataset", lab.Spec{Policies: ids("random")}, "dataset.id", []string{"missing", "taleghani-example"}},
 		{"unknown dataset", lab.Spec{Dataset: lab.DatasetRef{ID: "nope"}, Policies: ids("random")}, "dataset.id", []string{`"nope"`, "alqaaideh-jordan"}},
 		{"negative budget", lab.Spec{Dataset: tal, Budget: -1, Policies: ids("random")}, "budget", []string{"-1"}},
@@ -438,6 +438,7 @@ func TestBundledInfo(t *testing.T) {
 		"tan-webarchive":       synth.TanWebArchive,
 		"grimes-ford":          synth.GrimesFord,
 		"cho-garcia-molina-5":  synth.ChoGarciaMolina5,
+		"pandey-cam":           synth.PandeyCAM,
 	}
 	l := lab.New()
 	listed := l.Datasets()
@@ -603,10 +604,10 @@ func TestMetrics(t *testing.T) {
 			t.Errorf("%s: mean over cycles %v, headline %v", id, sum/3, h)
 		}
 	}
-	if _, ok := lab.MetricByID("rir"); ok {
+	if _, ok := lab.MetricByID("nonesuch"); ok {
 		t.Error("MetricByID found an unknown id")
 	}
-	if _, ok := lab.FactByID("rir"); ok {
+	if _, ok := lab.FactByID("nonesuch"); ok {
 		t.Error("FactByID found an unknown id")
 	}
 	if s := pr.Metric(lab.MetricMAD); s.N != 0 || !math.IsNaN(s.Mean) {

@@ -155,6 +155,9 @@ func Headline(kind string) string {
 	case KindEstimate:
 		return MetricMAD
 	}
+	if k, ok := kindByID(kind); ok {
+		return k.Headline()
+	}
 	return ""
 }
 

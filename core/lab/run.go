@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"hash/fnv"
@@ -129,14 +128,14 @@ func (l *Lab) Resolve(spec Spec) (Spec, *dataset.Dataset, error) {
 	case KindSchedule:
 		return l.resolveSchedule(spec)
 	default:
+		if k, ok := kindByID(spec.Kind); ok {
+			return l.resolveKind(k, spec)
+		}
 		return spec, nil, specErr("kind", "unknown experiment kind %s (expected one of %q)", quote.Q(spec.Kind), Kinds())
 	}
-	if spec.Dataset.ID == "" {
-		return spec, nil, specErr("dataset.id", "missing: name a dataset (one of %s)", l.datasetIDs())
-	}
-	d, ok := l.Dataset(spec.Dataset.ID)
-	if !ok {
-		return spec, nil, specErr("dataset.id", "unknown dataset %s (expected one of %s)", quote.Q(spec.Dataset.ID), l.datasetIDs())
+	d, err := l.lookupDataset(spec)
+	if err != nil {
+		return spec, nil, err
 	}
 	n := len(d.Pages)
 	switch {
@@ -151,17 +150,11 @@ func (l *Lab) Resolve(spec Spec) (Spec, *dataset.Dataset, error) {
 	case spec.Cycles < 0 || spec.Cycles > d.Truth.Cycles():
 		return spec, nil, specErr("cycles", "must be between 1 and the dataset's %d cycles, got %d", d.Truth.Cycles(), spec.Cycles)
 	}
-	switch {
-	case spec.Repeats == 0:
-		spec.Repeats = DefaultRepeats
-	case spec.Repeats < 0 || spec.Repeats > MaxRepeats:
-		return spec, nil, specErr("repeats", "must be between 1 and %d, got %d", MaxRepeats, spec.Repeats)
+	if err := checkRepeats(&spec, DefaultRepeats); err != nil {
+		return spec, nil, err
 	}
-	if len(spec.Policies) == 0 {
-		return spec, nil, specErr("policies", "empty: name at least one policy (one of %s)", l.policyIDs())
-	}
-	if len(spec.Policies) > MaxPolicies {
-		return spec, nil, specErr("policies", "at most %d policies per run, got %d", MaxPolicies, len(spec.Policies))
+	if err := checkPolicyCount(spec, "policy", "policies", l.policyIDs()); err != nil {
+		return spec, nil, err
 	}
 	points := 1.0
 	if spec.Sweep != nil {
@@ -231,6 +224,9 @@ func (l *Lab) run(spec Spec, w *watch) (res *Result, err error) {
 	}
 	if spec.Kind == KindSchedule {
 		return l.runSchedule(spec, w)
+	}
+	if k, ok := kindByID(spec.Kind); ok {
+		return l.runKind(k, spec, w)
 	}
 	spec, d, err := l.Resolve(spec)
 	if err != nil {
@@ -537,8 +533,8 @@ func sameAs(ps []PolicySpec, p PolicySpec) int {
 func (l *Lab) checkPolicies(in []PolicySpec, kind, noun string) ([]PolicySpec, error) {
 	ps := make([]PolicySpec, len(in))
 	for i, p := range in {
-		desc, ok := l.policy(p.ID)
-		if !ok || cmp.Or(desc.Kind, KindRefresh) != kind {
+		desc, ok := l.policyOf(kind, p.ID)
+		if !ok {
 			return nil, specErr(fmt.Sprintf("policies[%d].id", i), "unknown %s %s (expected one of %s)", noun, quote.Q(p.ID), l.policyIDsOf(kind))
 		}
 		vals, err := param.Check(desc.Params, p.Params)

@@ -153,12 +153,9 @@ func ScheduleDescriptors() []refresh.Descriptor {
 
 // resolveSchedule checks a schedule spec and fills in its defaults.
 func (l *Lab) resolveSchedule(spec Spec) (Spec, *dataset.Dataset, error) {
-	if spec.Dataset.ID == "" {
-		return spec, nil, specErr("dataset.id", "missing: name a dataset (one of %s)", l.datasetIDs())
-	}
-	d, ok := l.Dataset(spec.Dataset.ID)
-	if !ok {
-		return spec, nil, specErr("dataset.id", "unknown dataset %s (expected one of %s)", quote.Q(spec.Dataset.ID), l.datasetIDs())
+	d, err := l.lookupDataset(spec)
+	if err != nil {
+		return spec, nil, err
 	}
 	n := len(d.Pages)
 	switch {
@@ -168,11 +165,8 @@ func (l *Lab) resolveSchedule(spec Spec) (Spec, *dataset.Dataset, error) {
 		return spec, nil, specErr("budget", "must be at least 1 sync per day, got %d", spec.Budget)
 	}
 	spec.Cycles = 0
-	switch {
-	case spec.Repeats == 0:
-		spec.Repeats = schedule.DefaultRepeats
-	case spec.Repeats < 0 || spec.Repeats > MaxRepeats:
-		return spec, nil, specErr("repeats", "must be between 1 and %d, got %d", MaxRepeats, spec.Repeats)
+	if err := checkRepeats(&spec, schedule.DefaultRepeats); err != nil {
+		return spec, nil, err
 	}
 	ss := ScheduleSpec{}
 	if spec.Schedule != nil {
@@ -203,11 +197,8 @@ func (l *Lab) resolveSchedule(spec Spec) (Spec, *dataset.Dataset, error) {
 		return spec, nil, specErr("schedule.observe", "must be between 0 and 100,000 days, got %v", ss.Observe)
 	}
 	spec.Schedule = &ss
-	if len(spec.Policies) == 0 {
-		return spec, nil, specErr("policies", "empty: name at least one schedule (one of %s)", l.policyIDsOf(KindSchedule))
-	}
-	if len(spec.Policies) > MaxPolicies {
-		return spec, nil, specErr("policies", "at most %d policies per run, got %d", MaxPolicies, len(spec.Policies))
+	if err := checkPolicyCount(spec, "schedule", "policies", l.policyIDsOf(KindSchedule)); err != nil {
+		return spec, nil, err
 	}
 	if spec.Sweep != nil {
 		if err := checkSweep(spec.Sweep); err != nil {

@@ -17,8 +17,15 @@ const (
 	KindEstimate = "estimate" // change-rate estimators on censored histories (Grimes & Ford)
 )
 
-// Kinds lists the experiment kinds, for GET /api/policies.
-func Kinds() []string { return []string{KindRefresh, KindEstimate, KindSchedule} }
+// Kinds lists the experiment kinds, for GET /api/policies: the lab's own,
+// then the registered ones (Register).
+func Kinds() []string {
+	ks := []string{KindRefresh, KindEstimate, KindSchedule}
+	for _, k := range registered {
+		ks = append(ks, k.ID())
+	}
+	return ks
+}
 
 // Spec is an experiment specification.
 type Spec struct {
@@ -41,6 +48,8 @@ type Spec struct {
 	Estimate *EstimateSpec `json:"estimate,omitempty"`
 	// Schedule holds the schedule kind's own fields (see ScheduleSpec).
 	Schedule *ScheduleSpec `json:"schedule,omitempty"`
+	// Monitor holds the monitor kind's own fields (see MonitorSpec).
+	Monitor *MonitorSpec `json:"monitor,omitempty"`
 }
 
 // Sweep varies one numeric field of a spec: "budget", "cycles",

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"cmp"
 	"strings"
 	"testing"
 
@@ -8,12 +9,17 @@ import (
 )
 
 // TestPolicyStylesTellEveryPolicyApart checks the catalog's styles: every
-// policy has one, no two policies share a style, no two differ in colour
-// alone (each pair differs in dash pattern or marker too), none takes
-// the neutral colour of references, and oracles, and only they, are drawn
-// hollow.
+// policy has one, no two policies of one kind (those a chart can show
+// together) differ in colour alone (each pair differs in dash pattern or
+// marker too), none takes the neutral colour of references, and oracles,
+// and only they, are drawn hollow. Across kinds styles may repeat: the
+// catalog has more policies than there are looks (6 dash patterns × 6
+// markers), and a policy id two kinds share (uniform) has one style.
 func TestPolicyStylesTellEveryPolicyApart(t *testing.T) {
-	type looks struct{ dash, marker int }
+	type looks struct {
+		kind         string
+		dash, marker int
+	}
 	seen := map[looks]string{}
 	for _, d := range Policies() {
 		s, ok := PolicyStyle(d.ID)
@@ -27,7 +33,7 @@ func TestPolicyStylesTellEveryPolicyApart(t *testing.T) {
 		if s.Open != d.Oracle {
 			t.Errorf("%s: hollow %v, oracle %v", d.ID, s.Open, d.Oracle)
 		}
-		k := looks{s.Dash % chart.SeriesColors, s.Marker}
+		k := looks{cmp.Or(d.Kind, KindRefresh), s.Dash % chart.SeriesColors, s.Marker}
 		if other, ok := seen[k]; ok {
 			t.Errorf("%s and %s differ in colour alone (%+v)", other, d.ID, s)
 		}

@@ -102,6 +102,10 @@ type Experiment struct {
 	Scheduler string
 	Monitors  int
 	Capacity  float64
+	// Progress, when not nil, is told after every repeat of every policy
+	// how many repeats have finished in all; when it returns an error Run
+	// stops with that error (a caller's cancellation, say).
+	Progress func(repeats int) error
 }
 
 // PolicyReport is one policy's outcome: each metric's mean over the
@@ -231,6 +235,11 @@ func Run(d Data, x Experiment, seed uint64) (*Report, error) {
 			res, err := Simulate(in, src, cfg, changes, decisions)
 			if err != nil {
 				return nil, fmt.Errorf("policy %s: %w", x.Policies[k], err)
+			}
+			if x.Progress != nil {
+				if err := x.Progress(k*x.Repeats + r + 1); err != nil {
+					return nil, err
+				}
 			}
 			for i, js := range res.Allocation {
 				tasks[i] += float64(len(js)) / float64(x.Repeats)

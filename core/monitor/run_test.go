@@ -1,6 +1,7 @@
 package monitor_test
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -180,5 +181,31 @@ func TestRunGolden(t *testing.T) {
 	}
 	if !slices.Equal(metricIDs[:2], []string{monitor.MetricRIR, monitor.MetricRealisedRIR}) {
 		t.Errorf("metrics begin %v", metricIDs[:2])
+	}
+}
+
+// TestRunProgress checks that Run tells its progress after every repeat of
+// every policy, counting all of them, and stops with the error Progress
+// returns.
+func TestRunProgress(t *testing.T) {
+	in := &monitor.Instance{T: 4, Times: monitor.UniformTimes(4, 4), Weight: []float64{1, 1},
+		Rho: [][]float64{{0.1, 0.1, 0.1, 0.8}, {0.05, 0.05, 0.05, 0.05}}}
+	x := monitor.Experiment{Policies: []string{"cam", "uniform"}, Budget: 2, Repeats: 3, Epochs: 1}
+	var seen []int
+	x.Progress = func(n int) error { seen = append(seen, n); return nil }
+	if _, err := monitor.Run(monitor.Data{Instance: in}, x, 1); err != nil || !slices.Equal(seen, []int{1, 2, 3, 4, 5, 6}) {
+		t.Errorf("error %v, progress %v", err, seen)
+	}
+	stop := errors.New("stop")
+	seen = nil
+	x.Progress = func(n int) error {
+		seen = append(seen, n)
+		if n == 4 {
+			return stop
+		}
+		return nil
+	}
+	if rep, err := monitor.Run(monitor.Data{Instance: in}, x, 1); !errors.Is(err, stop) || rep != nil || !slices.Equal(seen, []int{1, 2, 3, 4}) {
+		t.Errorf("report %v, error %v, progress %v", rep, err, seen)
 	}
 }

@@ -35,6 +35,10 @@ func methods(r *Report, res *lab.Result, catalog []refresh.Descriptor) string {
 		lab.KindSchedule: {"schedule", "schedules"},
 		lab.KindEstimate: {"change-rate estimator", "change-rate estimators"},
 	}[kind]
+	k, registered := lab.KindByID(kind)
+	if registered {
+		noun[0], noun[1] = k.Nouns()
+	}
 	where := fmt.Sprintf("%s: %s on %s", d.Name, count(d.Pages, "page", "pages"), count(d.Sites, "site", "sites"))
 	if d.Cycles > 0 {
 		where += fmt.Sprintf(", %s", count(d.Cycles, unit, unit+"s"))
@@ -71,8 +75,12 @@ func methods(r *Report, res *lab.Result, catalog []refresh.Descriptor) string {
 	case lab.KindEstimate:
 		sentence("What ran: %s.", res.Work)
 	}
-	sentence("Each ran %s with seed %d. Each repeat draws its own random stream (PCG seeded with the seed, the stream chosen by the policy's id and the repeat), and the dataset's changes are the same in every repeat.",
-		count(spec.Repeats, "time", "times"), spec.Seed)
+	if registered {
+		sentence("%s", k.Design(res))
+	} else {
+		sentence("Each ran %s with seed %d. Each repeat draws its own random stream (PCG seeded with the seed, the stream chosen by the policy's id and the repeat), and the dataset's changes are the same in every repeat.",
+			count(spec.Repeats, "time", "times"), spec.Seed)
+	}
 	if slices.ContainsFunc(res.Policies, func(p lab.PolicyResult) bool { return p.Oracle }) {
 		sentence("Policies marked as oracles read the truth, which no crawler can: they bound what is possible and are ranked, but are not the reference.")
 	}
@@ -124,7 +132,9 @@ func methods(r *Report, res *lab.Result, catalog []refresh.Descriptor) string {
 			welch = welch || !row.Diff.Paired
 		}
 	}
-	if welch {
+	if welch && registered {
+		sentence("These differences have Welch's 95%% interval for independent means, on the Welch–Satterthwaite degrees of freedom.")
+	} else if welch {
 		sentence("Repeat r of one policy and repeat r of another share no random number, so pairing them would remove no variance: these differences have Welch's 95%% interval for independent means, on the Welch–Satterthwaite degrees of freedom.")
 	}
 	if paired {

@@ -387,25 +387,8 @@ func PandeyCAM(seed uint64) *dataset.Dataset {
 // rates are Poisson rates, and these changes are not Poisson.
 func (m *PandeyCAMModel) Dataset(seed uint64) *dataset.Dataset {
 	c := m.Config
-	id := "pandey-cam"
-	if c != PandeyCAMDefault {
-		h := fnv.New64a()
-		fmt.Fprintf(h, "%+v", c)
-		id = fmt.Sprintf("pandey-cam-%08x", h.Sum64()>>32)
-	}
 	N, p := c.Pages, c.Instants
-	b := newBuilder(dataset.Info{
-		ID:     id,
-		Name:   "Continuous queries over pages with update instants (Pandey et al. §5.1)",
-		Source: "paper",
-		Cite:   "Pandey, Ramamritham & Chakrabarti, Monitoring the Dynamic Web to respond to Continuous Queries (WWW 2003), §5.1",
-		Description: fmt.Sprintf("%d pages relevant to %d equally important queries; epochs of %g s with %d update instants at uniform gaps; "+
-			"change frequencies Zipf over pages (θ = %g, %g changes an epoch in all); update probabilities %s, clipped at %g; "+
-			"page weights Zipf (skew %g, %s pages weigh most). %d epochs of changes, a cycle per instant.",
-			N, c.Queries, c.Epoch, p, c.RateSkew, c.Changes, profileWords(c), c.RhoMax, c.WeightSkew, c.WeightOrder, c.Epochs),
-		CycleLength: c.Epoch / float64(p),
-		CycleUnit:   "instant",
-	}, c.Epochs*p, true)
+	b := newBuilder(c.info(), c.Epochs*p, true)
 	site := b.site("pandey-cam.example")
 	for i := range N {
 		b.page(fmt.Sprintf("https://pandey-cam.example/page-%03d", i+1), site)
@@ -425,6 +408,40 @@ func (m *PandeyCAMModel) Dataset(seed uint64) *dataset.Dataset {
 	}
 	return b.finish()
 }
+
+// info is the Info of the dataset view of a model of c, without its
+// counts (dataset.Finish fills them in).
+func (c PandeyCAMConfig) info() dataset.Info {
+	id := "pandey-cam"
+	if c != PandeyCAMDefault {
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%+v", c)
+		id = fmt.Sprintf("pandey-cam-%08x", h.Sum64()>>32)
+	}
+	return dataset.Info{
+		ID:     id,
+		Name:   "Continuous queries over pages with update instants (Pandey et al. §5.1)",
+		Source: "paper",
+		Cite:   "Pandey, Ramamritham & Chakrabarti, Monitoring the Dynamic Web to respond to Continuous Queries (WWW 2003), §5.1",
+		Description: fmt.Sprintf("%d pages relevant to %d equally important queries; epochs of %g s with %d update instants at uniform gaps; "+
+			"change frequencies Zipf over pages (θ = %g, %g changes an epoch in all); update probabilities %s, clipped at %g; "+
+			"page weights Zipf (skew %g, %s pages weigh most). %d epochs of changes, a cycle per instant.",
+			c.Pages, c.Queries, c.Epoch, c.Instants, c.RateSkew, c.Changes, profileWords(c), c.RhoMax, c.WeightSkew, c.WeightOrder, c.Epochs),
+		CycleLength: c.Epoch / float64(c.Instants),
+		CycleUnit:   "instant",
+	}
+}
+
+// PandeyCAMInfo is the Info of PandeyCAM's dataset, known without drawing
+// it so that a catalog lists it cheaply; its change rate is the one figure
+// only the draw gives, and a test of the lab's checks it against the draw.
+var PandeyCAMInfo = func() dataset.Info {
+	c := PandeyCAMDefault
+	in := c.info()
+	in.Pages, in.Sites, in.Cycles = c.Pages, 1, c.Epochs*c.Instants
+	in.ChangeRate = 0.000423125
+	return in
+}()
 
 // profileWords describes the update profile for the dataset's description.
 func profileWords(c PandeyCAMConfig) string {

@@ -1,0 +1,351 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/refreshlab/refreshlab/core/dataset"
+	"github.com/refreshlab/refreshlab/core/monitor"
+	"github.com/refreshlab/refreshlab/core/param"
+	"github.com/refreshlab/refreshlab/core/refresh"
+	"github.com/refreshlab/refreshlab/core/synth"
+
+	"github.com/refreshlab/refreshlab/core/internal/quote"
+)
+
+// KindMonitor is the experiment kind of package monitor: continuous
+// queries served by monitoring tasks allocated over a page's update
+// instants (Pandey, Ramamritham & Chakrabarti, WWW 2003), measured by the
+// returned information ratio, RIR.
+const KindMonitor = "monitor"
+
+func init() { Register(monitorKind{}) }
+
+// MonitorSpec holds the monitor kind's own fields. Spec.Budget is C, the
+// monitoring tasks of an epoch (0: one per page); Spec.Cycles is not used.
+// On a dataset whose update probabilities the lab knows (pandey-cam, from
+// its generator) the policies plan with them unless a tracking phase is
+// asked for; on any other dataset, such as an uploaded change-event log,
+// the log is cut into epochs of time slots (Slot, Slots, Phase), the first
+// Tracking epochs estimate each page's update probability per slot, and
+// the next Epochs are monitored.
+type MonitorSpec struct {
+	// Tracking is the epochs of the tracking phase, every instant
+	// monitored (§2). 0 on a dataset with known probabilities; on a log,
+	// 0 means a third of its whole epochs.
+	Tracking int `json:"tracking"`
+	// Epochs is the monitored epochs: 0 means 1 with known probabilities,
+	// and the log's epochs after the tracking phase on a log.
+	Epochs int `json:"epochs"`
+	// Reallocate re-estimates and re-allocates every Reallocate epochs
+	// (§5.5); 0 keeps the first plan. On a log, 0 means every epoch.
+	Reallocate int `json:"reallocate"`
+	// Window is how many latest observations of an instant its estimate
+	// keeps (0: all; at most 64).
+	Window int `json:"window"`
+	// ChangeTimes says a monitor learns whether the page changed at its
+	// task's own instant, not only since its previous monitoring.
+	ChangeTimes bool `json:"changeTimes"`
+	// Scheduler is "" (every task runs at its instant) or a scheduler id
+	// of core/monitor (list, alpha-point), with Monitors processes that
+	// fetch Capacity documents of the mean size an epoch between them
+	// (0: Monitors 1, Capacity the budget).
+	Scheduler string  `json:"scheduler,omitempty"`
+	Monitors  int     `json:"monitors,omitempty"`
+	Capacity  float64 `json:"capacity,omitempty"`
+	// Slot is a log's time slot in seconds, one update instant (0: an
+	// hour); Slots the slots of an epoch (0: 24, a day of hours); Phase
+	// where the log's first instant falls in its epoch, in seconds after
+	// the epoch's start (see monitor.EventOptions).
+	Slot  float64 `json:"slot,omitempty"`
+	Slots int     `json:"slots,omitempty"`
+	Phase float64 `json:"phase,omitempty"`
+}
+
+// Monitor limits: a spec's epochs, and the cost of simulating one page at
+// one instant of one epoch for one repeat of one policy, rounded up from
+// core/monitor's benchmark of the bundled run, for the work bound.
+const (
+	MaxMonitorEpochs = 10000
+	monitorCost      = 100 * time.Nanosecond
+)
+
+// Monitor fact ids: the instance's numbers under its true update
+// probabilities.
+const (
+	FactExpectedChanges       = "expectedChanges"
+	FactTotalInformation      = "totalInformation"
+	FactAppendixARatio        = "appendixARatio"
+	FactAppendixARatioUniform = "appendixARatioUnweighted"
+)
+
+// camTruths are the datasets whose update probabilities the lab knows:
+// each bundled generator's model, drawn once on first use.
+var camTruths = map[string]func() *synth.PandeyCAMModel{
+	synth.PandeyCAMInfo.ID: sync.OnceValue(func() *synth.PandeyCAMModel {
+		m, err := synth.PandeyCAMWith(BundledSeed, synth.PandeyCAMDefault)
+		if err != nil {
+			panic("lab: pandey-cam: " + err.Error()) // the defaults are valid
+		}
+		return m
+	}),
+}
+
+// monitorKind is the monitor kind (Kind).
+type monitorKind struct{}
+
+func (monitorKind) ID() string          { return KindMonitor }
+func (monitorKind) Headline() string    { return monitor.MetricRIR }
+func (monitorKind) Charts() []string    { return []string{"forest"} }
+func (monitorKind) DefaultRepeats() int { return DefaultRepeats }
+
+func (monitorKind) Fields() []SpecField {
+	n := float64(MaxMonitorEpochs)
+	return []SpecField{
+		{Param: param.Param{Name: "monitor.tracking", Label: "Tracking epochs", Type: param.Int, Help: "Epochs of the tracking phase, every instant monitored, before the first plan."}.Range(0, n)},
+		{Param: param.Param{Name: "monitor.epochs", Label: "Monitored epochs", Type: param.Int, Help: "Monitored epochs after the tracking phase."}.Range(0, n)},
+		{Param: param.Param{Name: "monitor.reallocate", Label: "Re-allocate every (epochs)", Type: param.Int, Help: "Re-estimate and re-allocate every this many epochs; 0 keeps the first plan."}.Range(0, n)},
+		{Param: param.Param{Name: "monitor.window", Label: "Estimate window", Type: param.Int, Help: "Latest observations of an instant its estimate keeps; 0 keeps them all."}.Range(0, 64)},
+		{Param: param.Param{Name: "monitor.changeTimes", Label: "Monitors read change times", Type: param.Bool, Help: "A monitor learns whether the page changed at its task's own instant, not only since its previous monitoring."}},
+		{Param: param.Param{Name: "monitor.scheduler", Label: "Scheduler", Type: param.Enum, Default: "", Options: []string{"", monitor.SchedulerList, monitor.SchedulerAlphaPoint},
+			OptionLabels: []string{"None (tasks run at their instants)", "List scheduling", "α-point (1.58-approximation)"},
+			Help:         "How the tasks run on the monitoring processes: at their instants (empty), list scheduling or the α-point 1.58-approximation."}},
+		{Param: param.Param{Name: "monitor.monitors", Label: "Monitoring processes", Type: param.Int, Help: "M, the parallel monitoring processes of a scheduler."}.Range(0, 10000)},
+		{Param: param.Param{Name: "monitor.capacity", Label: "Monitoring capacity", Type: param.Float, Help: "Documents of the mean size the monitors fetch in an epoch between them, which sets the fetch times."}.Range(0, 1e12)},
+		{Param: param.Param{Name: "monitor.slot", Label: "Slot (s)", Type: param.Float, Help: "A change log's time slot, one update instant, in seconds."}.Range(0, 4e9)},
+		{Param: param.Param{Name: "monitor.slots", Label: "Slots per epoch", Type: param.Int, Help: "A change log's slots per epoch."}.Range(0, 1<<20)},
+		{Param: param.Param{Name: "monitor.phase", Label: "Phase (s)", Type: param.Float, Help: "Where a change log's first instant falls in its epoch, seconds after the epoch's start."}.Range(-4e9, 4e9)},
+	}
+}
+
+func (monitorKind) Nouns() (string, string) { return "monitoring policy", "monitoring policies" }
+
+func (monitorKind) Design(res *Result) string {
+	spec := res.Spec
+	ms := spec.Monitor
+	if ms == nil {
+		return ""
+	}
+	s := fmt.Sprintf("Each ran %s with seed %d, %s per epoch, each repeat's numbers the mean over its %s.",
+		count(spec.Repeats, "time", "times"), spec.Seed, count(spec.Budget, "monitoring task", "monitoring tasks"), count(ms.Epochs, "monitored epoch", "monitored epochs"))
+	if ms.Tracking > 0 {
+		s += fmt.Sprintf(" Before them, a tracking phase of %s monitored every instant and gave the first estimates of the update probabilities, re-estimated every %s.",
+			count(ms.Tracking, "epoch", "epochs"), count(ms.Reallocate, "epoch", "epochs"))
+	} else {
+		s += " The policies that use update probabilities planned with the true ones (Pandey et al. §5.2–5.4)."
+	}
+	if _, known := camTruths[res.Dataset.ID]; known {
+		s += " Repeat r draws the changes, a coin per page and update instant (§5.1), from PCG stream 2r of the seed, the same for every policy, and the baselines' placement of their tasks from stream 2r + 1."
+	} else {
+		s += fmt.Sprintf(" The changes are the log's, cut into epochs of %d slots of %g s, the same in every repeat; repeat r draws the baselines' placement of their tasks from PCG stream 2r + 1 of the seed.", ms.Slots, ms.Slot)
+	}
+	return s + " So repeat r of one policy monitors the same changes as repeat r of another: intervals of differences that treat the policies as independent ignore that pairing, which makes them wider than they need be when the policies fare alike on the same changes."
+}
+
+func (monitorKind) Policies() []refresh.Descriptor {
+	var out []refresh.Descriptor
+	for _, d := range monitor.Descriptors() {
+		sum := d.Summary
+		if d.UsesRates {
+			sum += " Plans with the true update probabilities, or with those a tracking phase estimates."
+		}
+		out = append(out, refresh.Descriptor{ID: d.ID, Name: d.Name, Paper: d.Paper, Summary: sum, Params: []param.Param{}})
+	}
+	return out
+}
+
+// monitorBetter says which way each metric of core/monitor is better.
+var monitorBetter = map[string]string{
+	monitor.MetricLostAllocation: "lower", monitor.MetricLostScheduling: "lower", monitor.MetricMonitoringChange: "",
+}
+
+func (monitorKind) Metrics() []Metric {
+	var out []Metric
+	for _, m := range monitor.Metrics() {
+		x := Metric{ID: m.ID, Name: m.Name, Help: m.Help, Better: "higher"}
+		if b, ok := monitorBetter[m.ID]; ok {
+			x.Better = b
+		}
+		if m.Ratio {
+			x.Unit, x.Max = "ratio", 1
+		}
+		if m.Truth {
+			x.Help += " Needs the true update probabilities, so a change log has none."
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+func (monitorKind) Facts() []Fact {
+	return []Fact{
+		{ID: FactExpectedChanges, Name: "Changes expected per epoch", Help: "Σ λ_i, the changes all pages are expected to make in an epoch."},
+		{ID: FactTotalInformation, Name: "Information per epoch", Help: "Σ W_i λ_i, the weighted changes of an epoch: RIR's denominator."},
+		{ID: FactAppendixARatio, Name: "Appendix A ratio (weighted)",
+			Help: "Expected RIR of weighted proportional over that of weighted uniform under uniform update probabilities, ΣW²λ²·ΣW / (ΣW²λ·ΣWλ) (Pandey et al. Appendix A, as derived in core/monitor)."},
+		{ID: FactAppendixARatioUniform, Name: "Appendix A ratio (unweighted)",
+			Help: "The same ratio with every weight 1, Σλ²·N / (Σλ)²: proportional over uniform for continuous queries."},
+	}
+}
+
+// monitorData is what a resolved spec monitors, and how many epochs a log
+// holds (0 with known probabilities).
+func monitorData(d *dataset.Dataset, ms MonitorSpec) (monitor.Data, int, error) {
+	if truth, ok := camTruths[d.Info.ID]; ok {
+		m := truth()
+		return monitor.Data{Instance: &m.Instance, Sizes: m.Size}, 0, nil
+	}
+	r, err := monitor.FromEvents(d, monitor.EventOptions{Slot: ms.Slot, Slots: ms.Slots, Phase: ms.Phase})
+	if err != nil {
+		return monitor.Data{}, 0, specErr("monitor.slots", "%v", err)
+	}
+	return monitor.Data{Instance: &r.Instance, Recorded: &r.Recorded, Sizes: d.Features["size"]}, len(r.Changed), nil
+}
+
+func (monitorKind) Resolve(spec Spec, d *dataset.Dataset) (Spec, time.Duration, string, error) {
+	var ms MonitorSpec
+	if spec.Monitor != nil {
+		ms = *spec.Monitor
+	}
+	spec.Cycles = 0
+	_, known := camTruths[d.Info.ID]
+	if !known {
+		switch {
+		case ms.Slot == 0:
+			ms.Slot = 3600
+		case !(ms.Slot > 0):
+			return spec, 0, "", specErr("monitor.slot", "must be a positive number of seconds, got %v", ms.Slot)
+		}
+		if ms.Slots == 0 {
+			ms.Slots = 24
+		}
+	} else if ms.Slot != 0 || ms.Slots != 0 || ms.Phase != 0 {
+		return spec, 0, "", specErr("monitor.slot", "%s has its own update instants: slot, slots and phase cut a change log", d.Info.ID)
+	}
+	data, logEpochs, err := monitorData(d, ms)
+	if err != nil {
+		return spec, 0, "", err
+	}
+	in := data.Instance
+	n, p := in.Pages(), len(in.Times)
+	switch {
+	case spec.Budget == 0:
+		spec.Budget = n
+	case spec.Budget < 0 || spec.Budget > n*p:
+		return spec, 0, "", specErr("budget", "must be between 1 and the %d pages × %d instants of an epoch, got %d", n, p, spec.Budget)
+	}
+	if ms.Tracking < 0 || ms.Tracking > MaxMonitorEpochs || ms.Epochs < 0 || ms.Epochs > MaxMonitorEpochs {
+		return spec, 0, "", specErr("monitor.epochs", "tracking and epochs must be between 0 and %d, got %d and %d", MaxMonitorEpochs, ms.Tracking, ms.Epochs)
+	}
+	if known {
+		if ms.Epochs == 0 {
+			ms.Epochs = 1
+		}
+	} else {
+		if logEpochs < 2 {
+			return spec, 0, "", specErr("monitor.slots", "%s holds %d whole epoch of %d slots of %v s: a log needs at least two, one to track and one to monitor", d.Info.ID, logEpochs, ms.Slots, ms.Slot)
+		}
+		if ms.Tracking == 0 {
+			ms.Tracking = max(1, logEpochs/3)
+		}
+		if ms.Epochs == 0 {
+			ms.Epochs = logEpochs - ms.Tracking
+		}
+		if ms.Tracking+ms.Epochs > logEpochs {
+			return spec, 0, "", specErr("monitor.epochs", "tracking %d and epochs %d: the log holds %d whole epochs of %d slots of %v s", ms.Tracking, ms.Epochs, logEpochs, ms.Slots, ms.Slot)
+		}
+		if ms.Reallocate == 0 {
+			ms.Reallocate = 1
+		}
+	}
+	if ms.Epochs < 1 {
+		return spec, 0, "", specErr("monitor.epochs", "must be at least 1, got %d", ms.Epochs)
+	}
+	if ms.Reallocate < 0 || ms.Window < 0 || ms.Window > 64 {
+		return spec, 0, "", specErr("monitor.window", "reallocate must be at least 0 and window between 0 and 64, got %d and %d", ms.Reallocate, ms.Window)
+	}
+	if ms.Scheduler != "" {
+		if !slices.ContainsFunc(monitor.Schedulers(), func(s monitor.SchedulerDescriptor) bool { return s.ID == ms.Scheduler }) {
+			return spec, 0, "", specErr("monitor.scheduler", "unknown scheduler %s (expected \"\", %q or %q)", quote.Q(ms.Scheduler), monitor.SchedulerList, monitor.SchedulerAlphaPoint)
+		}
+		if ms.Monitors == 0 {
+			ms.Monitors = 1
+		}
+		if ms.Capacity == 0 {
+			ms.Capacity = float64(spec.Budget)
+		}
+		if ms.Monitors < 1 || ms.Monitors > 10000 || !(ms.Capacity > 0) {
+			return spec, 0, "", specErr("monitor.monitors", "monitors must be between 1 and 10,000 and capacity positive, got %d and %v", ms.Monitors, ms.Capacity)
+		}
+	} else if ms.Monitors != 0 || ms.Capacity != 0 {
+		return spec, 0, "", specErr("monitor.scheduler", "monitors and capacity need a scheduler (%q or %q)", monitor.SchedulerList, monitor.SchedulerAlphaPoint)
+	}
+	spec.Monitor = &ms
+	epochs := ms.Tracking + ms.Epochs
+	units := float64(n) * float64(p) * float64(epochs) * float64(spec.Repeats) * float64(len(spec.Policies))
+	what := fmt.Sprintf("%d pages × %d instants × %d epochs × %d repeats of %s", n, p, epochs, spec.Repeats, count(len(spec.Policies), "policy", "policies"))
+	return spec, time.Duration(units * float64(monitorCost)), what, nil
+}
+
+func (k monitorKind) Run(ctx context.Context, spec Spec, d *dataset.Dataset, progress func(int)) (*Result, error) {
+	ms := *spec.Monitor
+	data, _, err := monitorData(d, ms)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(spec.Policies))
+	for i, p := range spec.Policies {
+		ids[i] = p.ID
+	}
+	rep, err := monitor.Run(data, monitor.Experiment{
+		Policies: ids, Budget: spec.Budget, Repeats: spec.Repeats,
+		Tracking: ms.Tracking, Epochs: ms.Epochs, Reallocate: ms.Reallocate, Window: ms.Window, ChangeTimes: ms.ChangeTimes,
+		Scheduler: ms.Scheduler, Monitors: ms.Monitors, Capacity: ms.Capacity,
+		Progress: func(n int) error {
+			progress(n)
+			return ctx.Err()
+		},
+	}, spec.Seed)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	res := &Result{Spec: spec, Dataset: d.Info}
+	for i, pr := range rep.Policies {
+		desc, _ := monitor.PolicyByID(pr.ID)
+		ps := spec.Policies[i]
+		out := PolicyResult{ID: pr.ID, Label: ps.Label, Name: desc.Name, Oracle: desc.UsesRates && ms.Tracking == 0,
+			Params: ps.Params, Metrics: pr.Metrics, Series: pr.Series}
+		if out.Params == nil {
+			out.Params = param.Values{}
+		}
+		if ps.Label != "" {
+			out.Name += " (" + ps.Label + ")"
+		}
+		for id, s := range out.Metrics {
+			if s.N == 0 { // a metric that needs the truth, on a log
+				delete(out.Metrics, id)
+				delete(out.Series, id)
+			}
+		}
+		out.setFact(FactExpectedChanges, rep.ExpectedChanges)
+		out.setFact(FactTotalInformation, rep.TotalInformation)
+		out.setFact(FactAppendixARatio, rep.AppendixWeighted)
+		out.setFact(FactAppendixARatioUniform, rep.AppendixUnweighted)
+		res.Policies = append(res.Policies, out)
+	}
+	planned := "with the true update probabilities"
+	if ms.Tracking > 0 {
+		planned = fmt.Sprintf("after a tracking phase of %s", count(ms.Tracking, "epoch", "epochs"))
+	}
+	res.Work = fmt.Sprintf("%s × %s × %s of %s", count(len(spec.Policies), "policy", "policies"), count(spec.Repeats, "repeat", "repeats"),
+		count(ms.Epochs, "epoch", "epochs"), count(len(data.Instance.Weight), "page", "pages"))
+	res.About = fmt.Sprintf("Mean over %s, averaged over %s; ± is the half-width of the 95%% interval across repeats. %s, %s per epoch planned %s, seed %d.",
+		count(spec.Repeats, "repeat", "repeats"), count(ms.Epochs, "monitored epoch", "monitored epochs"), d.Info.Name, count(spec.Budget, "monitoring task", "monitoring tasks"), planned, spec.Seed)
+	return res, nil
+}
