@@ -248,19 +248,22 @@ func (c Forest) render() []byte {
 		}
 		c := d.style.color()
 		if !math.IsNaN(d.lo) {
-			x0, x1 := clampX(px(d.lo)), clampX(px(d.hi))
-			r.line(x0, cy, x1, cy, c, 2.25, d.style.dash())
-			for _, e := range []struct{ v, x float64 }{{d.lo, x0}, {d.hi, x1}} {
-				if inside(e.v) {
-					r.line(e.x, cy-5, e.x, cy+5, c, 2, "")
-				}
-			}
+			r.line(clampX(px(d.lo)), cy, clampX(px(d.hi)), cy, c, 2.25, d.style.dash())
 		}
 		if inside(d.Value) {
 			r.drawMarker(px(d.Value), cy, d.style, 5, d.title())
 		}
 		if d.Key != "" {
 			r.raw(`</g>`)
+		}
+		// The interval's end caps, solid whatever the policy's dash: marks
+		// of the interval, not lines of the policy (outside its group).
+		if !math.IsNaN(d.lo) {
+			for _, v := range []float64{d.lo, d.hi} {
+				if inside(v) {
+					r.line(clampX(px(v)), cy-5, clampX(px(v)), cy+5, c, 2, "")
+				}
+			}
 		}
 	}
 	r.raw(`</g>`)

@@ -189,7 +189,7 @@ func TestForestGolden(t *testing.T) {
 	}
 }
 
-const goldenForest = "abd4aef3cf908cef14c021f34426e8b8c6464a1478a9fb4134679638e6d30bdf"
+const goldenForest = "cdc232704d4c4b59ae3eb0d0a6f43d794bd118cf53d165857dc8933c2340d4ed"
 
 func TestForestTable(t *testing.T) {
 	got := Forest{Description: "d", XLabel: "ChangeRatio", Rows: []ForestRow{
