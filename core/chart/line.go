@@ -395,12 +395,6 @@ func (c Line) layout(in *lineInput, sp spill) ([]byte, outside) {
 		// so that lines on top of each other still show theirs; a point
 		// alone between gaps always.
 		list = append(list, drawSeries{func(r *svgRenderer, box gochart.Box, xr, yr gochart.Range) {
-			runs(d.pts, hasBand, func(run []point) {
-				if len(run) == 1 {
-					p := run[0]
-					whisker(r, pxX(box, xr, p.x), pxY(box, yr, p.lo), pxY(box, yr, p.hi), d.style.color(), 4)
-				}
-			})
 			all := d.valid <= markerLimit
 			next := float64(box.Left) + markerGap*float64(i+1)/float64(len(series)+1)
 			runs(d.pts, hasY, func(run []point) {
@@ -422,6 +416,15 @@ func (c Line) layout(in *lineInput, sp spill) ([]byte, outside) {
 				}
 			})
 			r.raw("</g>")
+			// The interval of a point alone: solid whatever the series'
+			// dash, a mark of the interval rather than a line of the
+			// policy, so drawn outside its group.
+			runs(d.pts, hasBand, func(run []point) {
+				if len(run) == 1 {
+					p := run[0]
+					whisker(r, pxX(box, xr, p.x), pxY(box, yr, p.lo), pxY(box, yr, p.hi), d.style.color(), 4)
+				}
+			})
 		}})
 	}
 	list = append(list, clipEnd())
