@@ -51,7 +51,7 @@ func allocationChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult
 // exactBarsChart draws a metric per policy beside its exact expectation
 // (the metric's Exact fact: a schedule plan's, say), where the policy has
 // one: the measured mean with its 95% interval across repeats, then the
-// expectation hatched. It answers a bars chart with "expected".
+// expectation as an open bar. It answers a bars chart with "expected".
 func exactBarsChart(res *lab.Result, opts ChartOptions, m lab.Metric, pols []lab.PolicyResult, styles func(string) *chart.Style, ylabel string, yr *chart.Range, refs []chart.Ref) (figure, error) {
 	c := chart.Grouped{
 		Title: opts.Title,
