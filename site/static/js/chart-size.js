@@ -13,7 +13,15 @@ import { post } from './api.js';
  */
 export function chartWidth(container) {
   const fig = container.querySelector('figure.chart');
-  return Math.floor((fig || container).getBoundingClientRect().width);
+  const w = (fig || container).getBoundingClientRect().width;
+  if (w > 0 || fig) return Math.floor(w);
+  // Before the first chart, in a pinned panel whose charts' box lays its
+  // figures out in the panel itself (display: contents): the panel's
+  // width inside its padding, so that the first draw is the right size.
+  const panel = container.closest('.lab-panel');
+  if (!panel) return 0;
+  const cs = getComputedStyle(panel);
+  return Math.floor(panel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight));
 }
 
 /**
@@ -25,13 +33,22 @@ export function chartWidth(container) {
  */
 export function firstChartHeight(container) {
   const panel = container.closest('.lab-panel');
+  if (!panel || getComputedStyle(panel).position !== 'sticky') return 0;
   const fig = container.querySelector('figure.chart');
-  if (!panel || !fig || getComputedStyle(panel).position !== 'sticky') return 0;
-  const top = fig.getBoundingClientRect().top - panel.getBoundingClientRect().top + panel.scrollTop;
+  const at = (e) => e.getBoundingClientRect().top - panel.getBoundingClientRect().top + panel.scrollTop;
+  // Before the first chart: it will follow the panel's parts that come
+  // first (its heading and controls), so below the lowest of them.
+  const top = fig ? at(fig) : Math.max(0, ...[...panel.children]
+    .filter((e) => e.getClientRects().length && (parseInt(getComputedStyle(e).order, 10) || 0) === 0)
+    .map((e) => at(e) + e.getBoundingClientRect().height + parseFloat(getComputedStyle(e).marginBottom)));
   // The panel's most height, not its height, which the chart itself sets.
   const most = parseFloat(getComputedStyle(panel).maxHeight) || panel.clientHeight;
   return Math.max(MIN_PINNED_HEIGHT, Math.floor(most - top - 8));
 }
+
+// How far the room for a pinned first chart may differ from the height it
+// was drawn at before it is drawn again.
+const HEIGHT_SLACK = 24;
 
 // The least height a pinned first chart is drawn at, however little room
 // the controls leave: below it a chart's plot is too flat to read.
@@ -58,7 +75,9 @@ export function sizeCharts(container, specs, redraw) {
     const w = chartWidth(container);
     const h = firstChartHeight(container);
     measuredFigure = !!container.querySelector('figure.chart');
-    if (!(w > 0) || (w === width && h === height)) return false;
+    // A height within a few pixels of the drawn one is not worth a redraw
+    // (the first draw's height is estimated before its figure exists).
+    if (!(w > 0) || (w === width && Math.abs(h - height) <= HEIGHT_SLACK)) return false;
     width = w;
     height = h;
     specs().forEach(size);
@@ -79,6 +98,8 @@ export function sizeCharts(container, specs, redraw) {
   return {
     /** Sets the current width on specs (new ones, after a reconfigure). */
     set,
+    /** Measures again (the panel's controls now built), before a first draw. */
+    measure: apply,
     /** After a draw: measures a drawn chart once, and redraws if it differs. */
     check() {
       if (measuredFigure) return;

@@ -364,6 +364,7 @@ class Experiment {
     }
     this.buildControls();
     this.buildActions();
+    this.sizer.measure(); // the first chart's room, now that the controls are there
     // The crawler view (crawler.js), where the page asks for one: it
     // follows the panel's settled runs.
     if (this.config.crawler) import('./crawler.js').then((m) => m.mountCrawler(this.root, this.config.crawler, () => this.result));
@@ -386,6 +387,7 @@ class Experiment {
       return;
     }
     this.buildControls();
+    this.sizer.measure();
     this.schedule();
   }
 

@@ -157,27 +157,30 @@ func Clusterings(l *lab.Lab, d dataset.Info) []Clustering {
 	return out
 }
 
-// Datasets returns the datasets to measure: Jordan and the largest bundled
-// dataset by page-cycles (which is Tan when the lab has it).
+// Datasets returns the datasets to measure: Jordan, Tan (whose whole-paper
+// run has the 2 s budget) when the lab has it, and the largest bundled
+// dataset by page-cycles when that is yet another.
 func Datasets(l *lab.Lab) []dataset.Info {
-	var jordan, largest dataset.Info
+	var jordan, tan, largest dataset.Info
 	for _, d := range l.Datasets() {
 		if d.Source == "upload" {
 			continue
 		}
-		if d.ID == Jordan {
+		switch d.ID {
+		case Jordan:
 			jordan = d
+		case Tan:
+			tan = d
 		}
 		if d.Pages*d.Cycles > largest.Pages*largest.Cycles {
 			largest = d
 		}
 	}
 	var out []dataset.Info
-	if jordan.ID != "" {
-		out = append(out, jordan)
-	}
-	if largest.ID != "" && largest.ID != jordan.ID {
-		out = append(out, largest)
+	for _, d := range []dataset.Info{jordan, tan, largest} {
+		if d.ID != "" && !slices.ContainsFunc(out, func(o dataset.Info) bool { return o.ID == d.ID }) {
+			out = append(out, d)
+		}
 	}
 	return out
 }
