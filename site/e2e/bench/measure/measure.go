@@ -157,9 +157,9 @@ func Clusterings(l *lab.Lab, d dataset.Info) []Clustering {
 	return out
 }
 
-// Datasets returns the datasets to measure: Jordan, Tan (whose whole-paper
-// run has the 2 s budget) when the lab has it, and the largest bundled
-// dataset by page-cycles when that is yet another.
+// Datasets returns the datasets to measure: Jordan, the largest bundled
+// dataset by page-cycles, and last Tan when the lab has it, since the
+// whole-paper run (every policy at once, on the last) has its 2 s budget.
 func Datasets(l *lab.Lab) []dataset.Info {
 	var jordan, tan, largest dataset.Info
 	for _, d := range l.Datasets() {
@@ -177,10 +177,12 @@ func Datasets(l *lab.Lab) []dataset.Info {
 		}
 	}
 	var out []dataset.Info
-	for _, d := range []dataset.Info{jordan, tan, largest} {
-		if d.ID != "" && !slices.ContainsFunc(out, func(o dataset.Info) bool { return o.ID == d.ID }) {
-			out = append(out, d)
+	for _, d := range []dataset.Info{jordan, largest, tan} {
+		if d.ID == "" {
+			continue
 		}
+		out = slices.DeleteFunc(out, func(o dataset.Info) bool { return o.ID == d.ID })
+		out = append(out, d)
 	}
 	return out
 }
