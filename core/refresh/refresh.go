@@ -15,6 +15,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/param"
@@ -247,6 +248,63 @@ type Cycle struct {
 	// the copy misses, 0 for fresh pages (Taleghani eq. 4-5), in cycles,
 	// at the end of the cycle.
 	Age float64
+	// Changes is the weight of the cycle's changes: each page that changed
+	// during the cycle counts its weight, 1 on a dataset without weights
+	// (dataset.FeatureWeight), once however often it changed (see RIR).
+	Changes float64
+	// Returned is the weight of the cycle's changes that the crawler
+	// returned by the end of the run (see RIR). A change of this cycle may
+	// be returned by a later cycle's download, so Run fills it in last.
+	Returned float64
+}
+
+// RIR is the cycle's returned information ratio, Returned / Changes: the
+// share of the (weighted) changes that happened during the cycle which the
+// crawler returned. NaN when nothing changed.
+//
+// It carries Pandey, Ramamritham & Chakrabarti's RIR (§5.1: returned over
+// total information change, each change weighted by its page's weight
+// W_i) from monitoring to refresh cycles, under their complete-loss
+// assumption (§3.1: "an update results in complete loss of information
+// from previous updates"): a change is returned when the page is
+// downloaded after it and before its next change, and lost when the page
+// changes again first. On the lab's truths a cycle only says whether a
+// page changed (dataset.Truth), and the crawler downloads at the cycle's
+// end, so:
+//
+//   - a page that changed during cycle c is one change, of cycle c. Had
+//     it changed several times in the cycle, every change but the last is
+//     lost to any crawler that downloads at cycle ends, whatever the
+//     policy; the truth does not count them, and neither does RIR;
+//   - that change is returned when the page is downloaded (or sampled) at
+//     the end of cycle c, or of a later cycle before the next one in which
+//     it changes; it is lost when the page changes again first, and not
+//     returned when the run ends before either;
+//   - so each download that finds a page changed returns exactly one
+//     change (the latest), and the others are lost.
+//
+// ChangeRatio divides the same returned changes by the downloads spent;
+// RIR divides them by the changes there were to catch.
+func (c Cycle) RIR() float64 {
+	if c.Changes == 0 {
+		return math.NaN()
+	}
+	return c.Returned / c.Changes
+}
+
+// RunRIR is the RIR of a whole run, its cycles' Returned over their
+// Changes summed (CAM's ratio of sums, so that a cycle with many changes
+// counts for more than a quiet one). NaN when nothing changed.
+func RunRIR(cycles []Cycle) float64 {
+	var ret, ch float64
+	for _, c := range cycles {
+		ret += c.Returned
+		ch += c.Changes
+	}
+	if ch == 0 {
+		return math.NaN()
+	}
+	return ret / ch
 }
 
 // ChangeRatio is the fraction of the cycle's downloads that found a change
@@ -281,6 +339,12 @@ type Sim struct {
 	content       dataset.Content
 	versionsMoved []int32
 
+	// weight is each page's weight (dataset.FeatureWeight), nil when the
+	// dataset has none and every page weighs 1; returned holds, during a
+	// Run, the weight returned of each of its cycles' changes.
+	weight   []float64
+	returned []float64
+
 	crawl Crawl // reused each cycle
 
 	// After, when set, is called at the end of each cycle with its index,
@@ -303,6 +367,10 @@ type Sim struct {
 type pageState struct {
 	since float64 // time of the first missed change, -1 when fresh
 	pos   int32   // index in Sim.stale, -1 when fresh
+	// last is the cycle of the latest change the copy misses, when stale:
+	// the change a download returns (Cycle.RIR). −1 for a change from
+	// before the current Run.
+	last int32
 	// With a content model: the page's version at the source, of the
 	// crawler's copy and of its copy before that.
 	version, copyV, prevV int32
@@ -311,7 +379,8 @@ type pageState struct {
 // NewSim returns a simulator for d with every copy fresh at time 0.
 func NewSim(d *dataset.Dataset) *Sim {
 	n := len(d.Pages)
-	s := &Sim{truth: &d.Truth, cycleDays: d.Info.CycleLength / 86400, page: make([]pageState, n), content: d.Content}
+	s := &Sim{truth: &d.Truth, cycleDays: d.Info.CycleLength / 86400, page: make([]pageState, n), content: d.Content,
+		weight: d.Features[dataset.FeatureWeight]}
 	for i := range s.page {
 		s.page[i] = pageState{since: -1, pos: -1}
 	}
@@ -409,12 +478,27 @@ func (s *Sim) refresh(p int32) bool {
 	s.addSince(-pg.since)
 	pg.since = -1
 	s.crawl.changed++
+	if pg.last >= 0 {
+		s.returned[pg.last] += s.weightOf(p)
+	}
 	return true
 }
 
-// change applies the source changes of cycle c.
-func (s *Sim) change(c int) {
-	for i, p := range s.truth.Changed[c] {
+// weightOf returns page p's weight, 1 without weights.
+func (s *Sim) weightOf(p int32) float64 {
+	if s.weight == nil {
+		return 1
+	}
+	return s.weight[p]
+}
+
+// change applies the source changes of cycle c and returns their weight
+// (Cycle.Changes). A stale page that changes again loses the change its
+// copy missed (Cycle.RIR).
+func (s *Sim) change(c int) float64 {
+	changed := s.truth.Changed[c]
+	var w float64
+	for i, p := range changed {
 		pg := &s.page[p]
 		if s.content != nil {
 			if pg.version == 0 {
@@ -422,6 +506,10 @@ func (s *Sim) change(c int) {
 			}
 			pg.version++
 		}
+		if s.weight != nil {
+			w += s.weight[p]
+		}
+		pg.last = int32(c)
 		if pg.pos >= 0 {
 			continue
 		}
@@ -430,14 +518,24 @@ func (s *Sim) change(c int) {
 		pg.pos = int32(len(s.stale))
 		s.stale = append(s.stale, p)
 	}
+	if s.weight == nil {
+		return float64(len(changed))
+	}
+	return w
 }
 
 // Run plays cycles 0..cycles-1 with policy p spending budget downloads per
 // cycle, appending each cycle's measurements to out.
 func (s *Sim) Run(p Policy, budget, cycles int, out []Cycle) []Cycle {
 	n := float64(len(s.page))
+	start := len(out)
+	s.returned = slices.Grow(s.returned[:0], cycles)[:cycles]
+	clear(s.returned)
+	for _, p := range s.stale {
+		s.page[p].last = -1 // a change from before this run is none of its own
+	}
 	for c := 0; c < cycles; c++ {
-		s.change(c)
+		changes := s.change(c)
 		s.crawl = Crawl{sim: s, cycle: c, budget: budget, remaining: budget}
 		cr := &s.crawl
 		p.Refresh(cr)
@@ -453,10 +551,14 @@ func (s *Sim) Run(p Policy, budget, cycles int, out []Cycle) []Cycle {
 			Changed:   cr.changed,
 			Freshness: 1 - float64(len(s.stale))/n,
 			Age:       max(age, 0) / n,
+			Changes:   changes,
 		})
 		if s.After != nil {
 			s.After(c)
 		}
+	}
+	for c, r := range s.returned {
+		out[start+c].Returned = r
 	}
 	return out
 }
