@@ -341,9 +341,14 @@ type Sim struct {
 
 	// weight is each page's weight (dataset.FeatureWeight), nil when the
 	// dataset has none and every page weighs 1; returned holds, during a
-	// Run, the weight returned of each of its cycles' changes.
+	// Run, the weight returned of each of its cycles' changes. last[p] is
+	// the cycle of the latest change p's copy misses, when stale: the
+	// change a download returns (Cycle.RIR); −1 for a change from before
+	// the current Run. It is apart from pageState, which every download
+	// reads, because only changes and changed downloads need it.
 	weight   []float64
 	returned []float64
+	last     []int32
 
 	crawl Crawl // reused each cycle
 
@@ -367,10 +372,6 @@ type Sim struct {
 type pageState struct {
 	since float64 // time of the first missed change, -1 when fresh
 	pos   int32   // index in Sim.stale, -1 when fresh
-	// last is the cycle of the latest change the copy misses, when stale:
-	// the change a download returns (Cycle.RIR). −1 for a change from
-	// before the current Run.
-	last int32
 	// With a content model: the page's version at the source, of the
 	// crawler's copy and of its copy before that.
 	version, copyV, prevV int32
@@ -380,7 +381,7 @@ type pageState struct {
 func NewSim(d *dataset.Dataset) *Sim {
 	n := len(d.Pages)
 	s := &Sim{truth: &d.Truth, cycleDays: d.Info.CycleLength / 86400, page: make([]pageState, n), content: d.Content,
-		weight: d.Features[dataset.FeatureWeight]}
+		weight: d.Features[dataset.FeatureWeight], last: make([]int32, n)}
 	for i := range s.page {
 		s.page[i] = pageState{since: -1, pos: -1}
 	}
@@ -478,8 +479,8 @@ func (s *Sim) refresh(p int32) bool {
 	s.addSince(-pg.since)
 	pg.since = -1
 	s.crawl.changed++
-	if pg.last >= 0 {
-		s.returned[pg.last] += s.weightOf(p)
+	if c := s.last[p]; c >= 0 {
+		s.returned[c] += s.weightOf(p)
 	}
 	return true
 }
@@ -509,7 +510,7 @@ func (s *Sim) change(c int) float64 {
 		if s.weight != nil {
 			w += s.weight[p]
 		}
-		pg.last = int32(c)
+		s.last[p] = int32(c)
 		if pg.pos >= 0 {
 			continue
 		}
@@ -532,7 +533,7 @@ func (s *Sim) Run(p Policy, budget, cycles int, out []Cycle) []Cycle {
 	s.returned = slices.Grow(s.returned[:0], cycles)[:cycles]
 	clear(s.returned)
 	for _, p := range s.stale {
-		s.page[p].last = -1 // a change from before this run is none of its own
+		s.last[p] = -1 // a change from before this run is none of its own
 	}
 	for c := 0; c < cycles; c++ {
 		changes := s.change(c)
