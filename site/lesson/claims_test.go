@@ -263,7 +263,12 @@ func TestClaimsOptimalSchedules(t *testing.T) {
 // frequency starts level with random and climbs; at 20 downloads a day the
 // samples take about half the budget and the sampling policies' lead in
 // ChangeRatio grows; at 1,140 every real policy scores the same, every
-// copy fresh and a ChangeRatio of 0.11.
+// copy fresh and a ChangeRatio of 0.11. RIR: at 114 every real policy
+// spends its budget, so its RIR is its ChangeRatio times the downloads
+// over the changes; the oracle's ChangeRatio is 1 and its RIR below, some
+// days having more changes than downloads; at 20 greedy's ChangeRatio
+// rises, to about 0.54, and its RIR falls below 0.1; at 300 its
+// ChangeRatio falls to about 0.30 and its RIR passes 0.7.
 func TestClaimsWhyRefreshPoliciesMatter(t *testing.T) {
 	const id = "why-refresh-policies-matter"
 	real := []string{"round-robin", "random", "change-frequency", "site-greedy", "site-proportional"}
@@ -288,8 +293,30 @@ func TestClaimsWhyRefreshPoliciesMatter(t *testing.T) {
 	growth := lead(starved) - lead(res)
 	claim(t, growth > 3*math.Sqrt(se(g20)*se(g20)+se(g114)*se(g114)+se(r20)*se(r20)+se(r114)*se(r114)), "greedy's lead over round-robin grows at 20 downloads (%.3f against %.3f)", lead(starved), lead(res))
 
-	rich := claimRun(t, id, func(s *lab.Spec) { s.Repeats, s.Budget = 3, 1140 })
 	d, _ := lab.New().Dataset("alqaaideh-jordan")
+	changes, busiest := 0, 0
+	for _, ch := range d.Truth.Changed {
+		changes += len(ch)
+		busiest = max(busiest, len(ch))
+	}
+	perChange := float64(res.Spec.Budget*res.Spec.Cycles) / float64(changes)
+	for _, key := range real {
+		cr, rir, dl := get(res, key, lab.MetricChangeRatio), get(res, key, lab.MetricCaughtRIR), get(res, key, lab.MetricDownloads)
+		claim(t, dl.Mean == float64(res.Spec.Budget) && math.Abs(rir.Mean-cr.Mean*perChange) < 1e-12,
+			"%s spends all %d downloads (%v) and its RIR %v is its ChangeRatio %v times downloads over changes, %v", key, res.Spec.Budget, dl.Mean, rir.Mean, cr.Mean, perChange)
+	}
+	oracleCR, oracleRIR := get(res, "oracle", lab.MetricChangeRatio), get(res, "oracle", lab.MetricCaughtRIR)
+	claim(t, oracleCR.Mean == 1 && oracleRIR.Mean+3*se(oracleRIR) < 1 && busiest > res.Spec.Budget,
+		"the oracle's ChangeRatio is 1 (%v), its RIR below (%v), and some day has more changes (%d) than downloads", oracleCR.Mean, oracleRIR.Mean, busiest)
+	g20rir := get(starved, "site-greedy", lab.MetricCaughtRIR)
+	claim(t, above(g20, g114) && math.Abs(g20.Mean-0.54) <= 0.005+3*se(g20) && g20rir.Mean+3*se(g20rir) < 0.1,
+		"at 20 downloads greedy's ChangeRatio rises (%.3f from %.3f), to about 0.54, and its RIR falls below 0.1 (%.3f)", g20.Mean, g114.Mean, g20rir.Mean)
+	wide := claimRun(t, id, func(s *lab.Spec) { s.Repeats, s.Budget = 40, 300 })
+	g300, g300rir := get(wide, "site-greedy", lab.MetricChangeRatio), get(wide, "site-greedy", lab.MetricCaughtRIR)
+	claim(t, math.Abs(g300.Mean-0.30) <= 0.005+3*se(g300) && g300rir.Mean-3*se(g300rir) > 0.7,
+		"at 300 downloads greedy's ChangeRatio falls to about 0.30 (%.3f) and its RIR passes 0.7 (%.3f)", g300.Mean, g300rir.Mean)
+
+	rich := claimRun(t, id, func(s *lab.Spec) { s.Repeats, s.Budget = 3, 1140 })
 	for _, key := range real {
 		cr, fr := get(rich, key, lab.MetricChangeRatio), get(rich, key, lab.MetricFreshness)
 		claim(t, math.Abs(cr.Mean-d.Info.ChangeRate) < 1e-12 && math.Abs(cr.Mean-0.11) < 0.005 && fr.Mean == 1, "at 1,140 downloads %s keeps every copy fresh (%v) at a ChangeRatio of 0.11 (%v)", key, fr.Mean, cr.Mean)
