@@ -8,6 +8,7 @@ import (
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/policy"
 	"github.com/refreshlab/refreshlab/core/refresh"
+	"github.com/refreshlab/refreshlab/core/stat"
 )
 
 // weighted builds a finished dataset of len(w) pages on one site with the
@@ -172,17 +173,10 @@ func TestRIRExpectation(t *testing.T) {
 		}
 	}
 	for c, xs := range x {
-		var sum, ss float64
-		for _, v := range xs {
-			sum += v
-		}
-		mean := sum / R
-		for _, v := range xs {
-			ss += (v - mean) * (v - mean)
-		}
-		se := math.Sqrt(ss/(R-1)) / math.Sqrt(R)
-		if math.Abs(mean) > 4*se {
-			t.Errorf("cycle %d: mean of returned − P_c·changes %.3f, expected 0 within 4·SE = %.3f", c, mean, 4*se)
+		s := stat.Summarize(xs)
+		se := s.SD / math.Sqrt(float64(s.N))
+		if math.Abs(s.Mean) > 4*se {
+			t.Errorf("cycle %d: mean of returned − P_c·changes %.3f, expected 0 within 4·SE = %.3f", c, s.Mean, 4*se)
 		}
 	}
 }
