@@ -3,10 +3,15 @@ package lesson
 import (
 	"maps"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/refreshlab/refreshlab/core/category"
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/param"
+	"github.com/refreshlab/refreshlab/core/refresh"
+	"github.com/refreshlab/refreshlab/core/sampling"
 	"github.com/refreshlab/refreshlab/core/stat"
 )
 
@@ -319,6 +324,56 @@ func TestClaimsHowBigASample(t *testing.T) {
 		claim(t, math.Abs(cr(0, v).Mean-random.Mean) < 0.02, "at %v pages the samples find changes near the random rate (%.4f against %.4f)", v, cr(0, v).Mean, random.Mean)
 	}
 	claim(t, level(cr(1, 2), cr(1, 1)) && !above(cr(1, 30), cr(1, 1)), "site sampling hardly rises (%.4f at 1, %.4f at 2, %.4f at 30)", cr(1, 1).Mean, cr(1, 2).Mean, cr(1, 30).Mean)
+
+	// Eq. 7: about 3 pages per topic from the true change fractions, 1 or
+	// 2 from the crawler's estimates, and a lower ChangeRatio than √(N·r).
+	more := claimRun(t, "how-big-a-sample", func(s *lab.Spec) { s.Repeats, s.Sweep = 300, nil })
+	eq7, sq := policyOf(t, more, "eq7").Metric(lab.MetricChangeRatio), policyOf(t, more, "category-greedy").Metric(lab.MetricChangeRatio)
+	claim(t, above(sq, eq7), "eq. 7 from the estimates (%.4f) stays below √(N·r) (%.4f)", eq7.Mean, sq.Mean)
+	d, _ := lab.New().Dataset(more.Spec.Dataset.ID)
+	budget, cycles := more.Spec.Budget, more.Spec.Cycles
+	sets := category.LabelSets(&d.Repository)
+	r := float64(budget) / float64(sets.Pages)
+	var truth []float64
+	for c := range cycles {
+		changed := map[int32]bool{}
+		for _, p := range d.Truth.Changed[c] {
+			changed[p] = true
+		}
+		fr := make([]float64, sets.Len())
+		for i := range fr {
+			for _, p := range sets.Category(i) {
+				if changed[p] {
+					fr[i]++
+				}
+			}
+			fr[i] /= float64(len(sets.Category(i)))
+		}
+		truth = append(truth, sampling.Eq7Size(sets.MeanSize(), r, fr, nil).Size)
+	}
+	ts := stat.Summarize(truth)
+	claim(t, ts.Mean > 2.5 && ts.Mean < 3.5, "from the true fractions eq. 7 asks for about 3 pages per topic (%.2f, weeks %v)", ts.Mean, truth)
+	var sizes []float64
+	small := 0
+	for seed := range uint64(100) {
+		p, err := category.New(refresh.Env{Repo: &d.Repository, Budget: budget, Cycles: cycles, Rand: rand.New(rand.NewPCG(seed, 1)), Params: param.Values{"sampleRule": sampling.RuleEq7}}, sampling.Greedy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sim := refresh.NewSim(d)
+		sim.After = func(c int) {
+			if c > 0 {
+				k := p.SampleSizes()[0]
+				sizes = append(sizes, float64(k))
+				if k <= 2 {
+					small++
+				}
+			}
+		}
+		sim.Run(p, budget, cycles, nil)
+	}
+	ks := stat.Summarize(sizes)
+	claim(t, ks.Mean >= 1 && ks.Mean < 2.5 && float64(small) >= 0.75*float64(len(sizes)), "from the estimates eq. 7 asks for 1 or 2 pages (mean %.2f, %d of %d weeks at 1 or 2)", ks.Mean, small, len(sizes))
 }
 
 // TestClaimsNaiveEstimate: the naive estimate's median error stalls at its
