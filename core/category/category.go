@@ -6,7 +6,9 @@
 // spends the rest of its budget on the categories that changed most.
 //
 // The categories are the dataset's labels or TOPIC's (core/topic): each
-// page in the categories of its top k topics. Categories may overlap; a
+// page in the categories of its top k topics, ranked after the crawl or,
+// as Algorithm 2 does, while crawling. Optionally the sample size follows
+// eq. 7 and a category's change history (§7.1.1) weighs in. Categories may overlap; a
 // page is downloaded at most once per cycle.
 package category
 
@@ -82,7 +84,7 @@ func Descriptors() []refresh.Descriptor {
 		{
 			ID: "category-greedy", Name: "Category sampling, greedy",
 			Cost:    40,
-			Paper:   "Taleghani & Ugur-Ozekinci §2.3.2, §4 (Alg. 3), §7.1.2 (eq. 8, Alg. 4), §7.1.3 (eq. 9); TOPIC after Rafiei & Mendelzon (Alg. 1)",
+			Paper:   "Taleghani & Ugur-Ozekinci §2.3.2, §3.1.1 (Alg. 2), §4 (eq. 7, Alg. 3), §5.1 (Table 2), §7.1.1, §7.1.2 (eq. 8, Alg. 4), §7.1.3 (eq. 9); TOPIC after Rafiei & Mendelzon (Alg. 1)",
 			Summary: "Samples pages from every category of related pages, then downloads whole categories, the one whose sample changed most first, until the budget runs out; a page is downloaded at most once per cycle.",
 			Params:  Params,
 			New:     func(env refresh.Env) (refresh.Policy, error) { return New(env, sampling.Greedy) },
@@ -91,7 +93,7 @@ func Descriptors() []refresh.Descriptor {
 		{
 			ID: "category-proportional", Name: "Category sampling, proportional",
 			Cost:    35,
-			Paper:   "Taleghani & Ugur-Ozekinci §2.1, §4, §7.1; allocation as in Al-Qaaideh §2.5.2",
+			Paper:   "Taleghani & Ugur-Ozekinci §2.1, §3.1.1 (Alg. 2), §4 (eq. 7), §5.1 (Table 2), §7.1; allocation as in Al-Qaaideh §2.5.2",
 			Summary: "Samples pages from every category of related pages, then gives each category a share of the remaining budget proportional to its sample's change fraction.",
 			Params:  Params,
 			New:     func(env refresh.Env) (refresh.Policy, error) { return New(env, sampling.Proportional) },

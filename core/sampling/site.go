@@ -37,7 +37,7 @@ func Descriptors() []refresh.Descriptor {
 		{
 			ID: "site-greedy", Name: "Site sampling, greedy",
 			Cost:    15,
-			Paper:   "Cho & Ntoulas 2002, as in Taleghani & Ugur-Ozekinci §2.1 (3), §2.3.1 and Al-Qaaideh §2.5.3",
+			Paper:   "Cho & Ntoulas 2002, as in Taleghani & Ugur-Ozekinci §2.1 (3), §2.3.1, §4.1 (eq. 7) and Al-Qaaideh §2.5.3, §2.6",
 			Summary: "Samples pages from every site, then downloads whole sites, the one whose sample changed most first, until the budget runs out.",
 			Params:  []param.Param{sampleSizeParam, SampleRuleParam},
 			New:     func(env refresh.Env) (refresh.Policy, error) { return NewSite(env, Greedy), nil },
@@ -46,7 +46,7 @@ func Descriptors() []refresh.Descriptor {
 		{
 			ID: "site-proportional", Name: "Site sampling, proportional",
 			Cost:    20,
-			Paper:   "Cho & Ntoulas 2002, as in Al-Qaaideh §2.5.2 and §2.5.4",
+			Paper:   "Cho & Ntoulas 2002, as in Al-Qaaideh §2.5.2, §2.5.4 and §2.6 (eq. 7 of Taleghani & Ugur-Ozekinci §4.1)",
 			Summary: "Samples pages from every site, then gives each site a share of the remaining budget proportional to its sample's change fraction.",
 			Params:  []param.Param{sampleSizeParam, SampleRuleParam},
 			New:     func(env refresh.Env) (refresh.Policy, error) { return NewSite(env, Proportional), nil },
