@@ -913,8 +913,8 @@ func (e *estimateRun) runSimulated(id string, est estimate.Estimator) (*Estimate
 		pooled[r], pooledEdge[r], pooledPeriod[r] = s.PooledMAD, sumEdge/float64(es.Pool), s.PooledMADPeriod/estimate.Hour
 	}
 	res := &EstimatePolicyResult{
-		mad: mad.medians(), madPeriod: madP.medians(), NoChange: noc.series(), AllChanged: all.series(), edge: edge.series(),
-		edgeShare: stat.Summarize(pooledEdge), mean: mean.series(), Interval: iv.series(), Pages: len(e.rates),
+		mad: mad.medians(), madPeriod: madP.medians(), NoChange: noc.shares(id, len(e.rates)), AllChanged: all.shares(id, len(e.rates)), edge: edge.shares(id, len(e.rates)),
+		edgeShare: shareSummary(id, pooledEdge, len(e.rates)*es.Pool), mean: mean.series(), Interval: iv.series(), Pages: len(e.rates),
 		TrueRate: es.Rate,
 	}
 	res.headline, res.periodHeadline = stat.SummarizeMedians(pooled), stat.SummarizeMedians(pooledPeriod)
