@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/stat"
@@ -92,18 +93,20 @@ var (
 
 // GrimesFordTypesInfo is the Info of GrimesFordTyped(20260101,
 // GrimesFordTypesOptions).
-var GrimesFordTypesInfo = dataset.Info{
-	ID:     "grimes-ford-types",
-	Name:   "New pages with page types (Grimes & Ford §6)",
-	Source: "paper",
-	Cite:   "Grimes & Ford, Estimation of Web Page Change Rates (2008), §4.2, §6",
-	Description: fmt.Sprintf("The %d pages of grimes-ford, with the same change periods and changes, each labelled news, blog or static: "+
-		"a noisy signal of its rate (correlation %g between the type's score and the log-period), so news pages tend to change "+
-		"fastest and static ones slowest, as §6 supposes a page type tells something about its rate.", GrimesFordPages, GrimesFordTypeSignal),
-	CycleLength: 86400,
-	CycleUnit:   "day",
-	Pages:       GrimesFordPages, Sites: 1, Labels: 3, Cycles: GrimesFordDays,
-	ChangeRate: 0.2825666666666667,
+var GrimesFordTypesInfo = func() dataset.Info {
+	info := GrimesFordInfo // the same pages, rates and changes
+	info.ID = "grimes-ford-types"
+	info.Name = "New pages with page types (Grimes & Ford §6)"
+	info.Cite = "Grimes & Ford, Estimation of Web Page Change Rates (2008), §4.2, §6"
+	info.Description = grimesFordTypesText(GrimesFordTypesOptions)
+	info.Labels = len(GrimesFordTypes)
+	return info
+}()
+
+func grimesFordTypesText(opt GrimesFordOptions) string {
+	return fmt.Sprintf("The %d pages of grimes-ford, with the same change periods and changes, each labelled with its page type (%s, fastest first): "+
+		"a noisy signal of its rate (correlation %g between the type's score and the log-period), as §6 supposes a page type "+
+		"tells something about its rate.", GrimesFordPages, strings.Join(opt.Types, ", "), opt.Signal)
 }
 
 // GrimesFordTyped builds GrimesFord's population, the same pages with the
@@ -114,6 +117,7 @@ var GrimesFordTypesInfo = dataset.Info{
 func GrimesFordTyped(seed uint64, opt GrimesFordOptions) *dataset.Dataset {
 	info := GrimesFordTypesInfo
 	info.Labels = len(opt.Types)
+	info.Description = grimesFordTypesText(opt)
 	return grimesFord(seed, info, opt)
 }
 
