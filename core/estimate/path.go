@@ -141,8 +141,8 @@ func clamp(x, lo, hi float64) float64 {
 	return x
 }
 
-// page simulates one page into steps[:Epochs].
-func (p *Paths) page(rate, first, lo, hi float64, tr Tracker, rng *rand.Rand, steps []Step) {
+// page simulates one page into steps[:Epochs] with estimator est.
+func (p *Paths) page(est Estimator, rate, first, lo, hi float64, tr Tracker, rng *rand.Rand, steps []Step) {
 	p.h.Reset()
 	if tr != nil {
 		tr.Reset()
@@ -156,7 +156,7 @@ func (p *Paths) page(rate, first, lo, hi float64, tr Tracker, rng *rand.Rand, st
 			r = tr.Result()
 		} else {
 			_ = p.h.Add(t, changed)
-			r = p.Estimator.Estimate(&p.h)
+			r = est.Estimate(&p.h)
 		}
 		steps[e] = Step{Interval: t, Changed: changed, Result: r}
 		if p.Schedule.Fraction > 0 {
@@ -165,7 +165,12 @@ func (p *Paths) page(rate, first, lo, hi float64, tr Tracker, rng *rand.Rand, st
 	}
 }
 
+// tracker returns a Sequential estimator's tracker, nil for others and for
+// a PerPage estimator, whose pages each have their own.
 func (p *Paths) tracker() Tracker {
+	if _, ok := p.Estimator.(PerPage); ok {
+		return nil
+	}
 	if s, ok := p.Estimator.(Sequential); ok {
 		return s.NewTracker()
 	}
@@ -191,12 +196,14 @@ func (p *Paths) Page(rate float64, rng *rand.Rand, steps []Step) ([]Step, error)
 		return steps, err
 	}
 	steps = slices.Grow(steps, p.Epochs)[:p.Epochs]
-	p.page(rate, first, lo, hi, p.tracker(), rng, steps)
+	p.page(p.Estimator, rate, first, lo, hi, p.tracker(), rng, steps)
 	return steps, nil
 }
 
 // Run simulates one page for each true rate in rates and summarises the
-// paths per epoch.
+// paths per epoch. A PerPage estimator estimates page i with For(i), and
+// with Schedule.Initial 0 each page starts at the fraction of what For(i)
+// says before any crawl.
 func (p *Paths) Run(rates []float64, rng *rand.Rand) (Summary, error) {
 	first, lo, hi, err := p.schedule()
 	if err != nil {
@@ -219,8 +226,17 @@ func (p *Paths) Run(rates []float64, rng *rand.Rand) (Summary, error) {
 	}
 	tr := p.tracker()
 	p.steps = slices.Grow(p.steps[:0], ne)[:ne]
+	pp, perPage := p.Estimator.(PerPage)
 	for i, rate := range rates {
-		p.page(rate, first, lo, hi, tr, rng, p.steps)
+		est, start := p.Estimator, first
+		if perPage {
+			est = pp.For(i)
+			if p.Schedule.Initial == 0 {
+				p.h.Reset()
+				start = clamp(p.Schedule.Fraction/est.Estimate(&p.h).Rate, lo, hi)
+			}
+		}
+		p.page(est, rate, start, lo, hi, tr, rng, p.steps)
 		for e, st := range p.steps {
 			p.rates[e*np+i] = st.Rate
 			s.Interval[e] += st.Interval

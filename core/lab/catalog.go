@@ -40,6 +40,7 @@ func BundledDatasets() []Bundled {
 		{Info: synth.TanWebArchiveSmallInfo, Build: func() *dataset.Dataset { return synth.TanWebArchiveSmall(BundledSeed) }},
 		{Info: synth.TanWebArchiveInfo, Build: func() *dataset.Dataset { return synth.TanWebArchive(BundledSeed) }},
 		{Info: synth.GrimesFordInfo, Build: func() *dataset.Dataset { return synth.GrimesFord(BundledSeed) }},
+		{Info: synth.GrimesFordTypesInfo, Build: func() *dataset.Dataset { return synth.GrimesFordTyped(BundledSeed, synth.GrimesFordTypesOptions) }},
 		small(synth.ChoGarciaMolina5),
 		{Info: synth.PandeyCAMInfo, Build: func() *dataset.Dataset { return synth.PandeyCAM(BundledSeed) }},
 	}

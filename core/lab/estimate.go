@@ -227,6 +227,8 @@ type EstimatePrior struct {
 	UnchangedMin float64 `json:"unchangedMin,omitempty"`
 	UnchangedMax float64 `json:"unchangedMax,omitempty"`
 	Restarts     int     `json:"restarts,omitempty"`
+	// ByFeature holds pseudo-mle-feature's prior per feature value.
+	ByFeature []EstimatePriorGroup `json:"byFeature,omitempty"`
 }
 
 // Estimator ids of the catalog.
@@ -258,6 +260,7 @@ func EstimateDescriptors() []refresh.Descriptor {
 				param.Param{Name: "changed", Label: "Changed pseudo-interval (days)", Type: param.Float, Auto: "fitted", Step: 0.01, Help: "Length of the changed pseudo-interval, days; left out, it is fitted to the dataset's change periods by annealed Metropolis-Hastings (§4.4)."}.Range(1e-3, 1e4),
 				param.Param{Name: "unchanged", Label: "Unchanged pseudo-interval (days)", Type: param.Float, Auto: "fitted", Step: 0.01, Help: "Length of the unchanged pseudo-interval, days; left out, fitted with changed."}.Range(1e-3, 1e4),
 			}},
+		pseudoMLEFeatureDescriptor(gf),
 		{ID: EstPosteriorMean, Name: "Posterior mean", Paper: gf + " §4.3",
 			Summary: "Bayes estimate under the dataset's empirical prior of change periods, 1-hour bins."},
 		{ID: EstPosteriorMode, Name: "Posterior mode", Paper: gf + " §4.3",
@@ -286,7 +289,7 @@ func EstimateDescriptors() []refresh.Descriptor {
 // hasPrior reports whether an estimator id uses a prior, so can choose its
 // own first interval and has no edge cases.
 func hasPrior(id string) bool {
-	return id == EstPseudoMLE || id == EstPosteriorMean || id == EstPosteriorMode
+	return id == EstPseudoMLE || id == EstPseudoMLEFeature || id == EstPosteriorMean || id == EstPosteriorMode
 }
 
 // resolveEstimate checks an estimate spec and fills in its defaults.
@@ -715,6 +718,8 @@ func (e *estimateRun) estimator(i int, vals param.Values) (estimate.Estimator, *
 	}
 	pr := &EstimatePrior{Edges: emp.Edges, Empirical: emp.Mass, Outside: outside}
 	switch id {
+	case EstPseudoMLEFeature:
+		return e.featurePrior(vals)
 	case EstPosteriorMean:
 		est, err := estimate.NewPosteriorMean(emp)
 		return est, pr, nil, err
@@ -908,8 +913,8 @@ func (e *estimateRun) runSimulated(id string, est estimate.Estimator) (*Estimate
 		pooled[r], pooledEdge[r], pooledPeriod[r] = s.PooledMAD, sumEdge/float64(es.Pool), s.PooledMADPeriod/estimate.Hour
 	}
 	res := &EstimatePolicyResult{
-		mad: mad.medians(), madPeriod: madP.medians(), NoChange: noc.series(), AllChanged: all.series(), edge: edge.series(),
-		edgeShare: stat.Summarize(pooledEdge), mean: mean.series(), Interval: iv.series(), Pages: len(e.rates),
+		mad: mad.medians(), madPeriod: madP.medians(), NoChange: noc.shares(id, len(e.rates)), AllChanged: all.shares(id, len(e.rates)), edge: edge.shares(id, len(e.rates)),
+		edgeShare: shareSummary(id, pooledEdge, len(e.rates)*es.Pool), mean: mean.series(), Interval: iv.series(), Pages: len(e.rates),
 		TrueRate: es.Rate,
 	}
 	res.headline, res.periodHeadline = stat.SummarizeMedians(pooled), stat.SummarizeMedians(pooledPeriod)
@@ -983,6 +988,7 @@ func (e *estimateRun) runObserved(est estimate.Estimator) (*EstimatePolicyResult
 		}
 		res.Pages++
 		h.Reset()
+		est := estimate.ForPage(est, i)
 		var steps []EstimStep
 		for k := range min(epochs, len(o.Intervals)) {
 			t := o.Intervals[k]

@@ -426,7 +426,7 @@ func TestEstimateCatalog(t *testing.T) {
 			est = append(est, d.ID)
 		}
 	}
-	if len(est) != 8 || !strings.Contains(strings.Join(est, ","), "pseudo-mle") {
+	if len(est) != 9 || !strings.Contains(strings.Join(est, ","), "pseudo-mle") {
 		t.Fatalf("estimate entries %v", est)
 	}
 	res := run(t, estSpec(&lab.EstimateSpec{Pages: 100, Epochs: 4, Prior: lab.EstimatePriorOptions{Steps: 100, Restarts: 2}}, est...))

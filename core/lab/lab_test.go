@@ -437,6 +437,7 @@ func TestBundledInfo(t *testing.T) {
 		"tan-webarchive-small": synth.TanWebArchiveSmall,
 		"tan-webarchive":       synth.TanWebArchive,
 		"grimes-ford":          synth.GrimesFord,
+		"grimes-ford-types":    func(seed uint64) *dataset.Dataset { return synth.GrimesFordTyped(seed, synth.GrimesFordTypesOptions) },
 		"cho-garcia-molina-5":  synth.ChoGarciaMolina5,
 		"pandey-cam":           synth.PandeyCAM,
 	}

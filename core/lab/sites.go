@@ -104,11 +104,21 @@ func (t *siteTally) endRepeat(r int) {
 	}
 }
 
+// result summarises the tally across repeats. A site's estimate that came
+// out the same in every repeat is exact when it is the truth (a site that
+// never changed, or sampled whole); otherwise it is a share of a few
+// sampled pages that landed on the same value by chance, and its zero
+// spread says nothing of its uncertainty, so it and its accuracy have no
+// interval (stat.SummarizeMedians' rule).
 func (t *siteTally) result(d *dataset.Dataset) *SiteEstimates {
 	s := &SiteEstimates{Sites: d.Sites, Truth: t.truth}
 	for w := range t.truth {
-		s.Estimate = append(s.Estimate, stat.Summarize(t.estimate[w]))
-		s.Accuracy = append(s.Accuracy, stat.Summarize(t.accuracy[w]))
+		est, acc := stat.Summarize(t.estimate[w]), stat.Summarize(t.accuracy[w])
+		if est.N >= 2 && est.SD == 0 && est.Mean != t.truth[w] {
+			est, acc = stat.SummarizeMedians(t.estimate[w]), stat.SummarizeMedians(t.accuracy[w])
+		}
+		s.Estimate = append(s.Estimate, est)
+		s.Accuracy = append(s.Accuracy, acc)
 	}
 	return s
 }

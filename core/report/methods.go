@@ -11,6 +11,7 @@ import (
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/refresh"
+	"github.com/refreshlab/refreshlab/core/stat"
 )
 
 // methods writes the report's methods paragraph: the dataset, the
@@ -125,12 +126,13 @@ func methods(r *Report, res *lab.Result, catalog []refresh.Descriptor) string {
 		}
 	}
 	sentence("Each difference is a policy's mean minus that of %s, the reference.", refName)
-	var paired, welch bool
+	var paired, welch, withheld bool
 	for _, row := range r.Rows {
 		if row.Diff != nil {
 			paired = paired || row.Diff.Paired
 			welch = welch || !row.Diff.Paired
 		}
+		withheld = withheld || stat.Withheld(row.Value)
 	}
 	if welch && registered {
 		sentence("These differences have Welch's 95%% interval for independent means, on the Welch–Satterthwaite degrees of freedom.")
@@ -139,6 +141,9 @@ func methods(r *Report, res *lab.Result, catalog []refresh.Descriptor) string {
 	}
 	if paired {
 		sentence("Labelled copies of one policy draw the same random streams, so their repeats are pairs: their differences have the paired t interval of the per-repeat differences, on n − 1 degrees of freedom.")
+	}
+	if withheld {
+		sentence("A median that came out the same in every repeat has no interval, and neither has a difference to or from it: its zero spread across repeats says nothing of how far its expectation may lie.")
 	}
 	sentence("Run with Refresh Lab %s on %s.", r.Version, r.Date)
 	return b.String()

@@ -217,11 +217,17 @@ func New(res *lab.Result, catalog []refresh.Descriptor, opts Options) (*Report, 
 
 // difference is p's mean minus ref's on metric id: paired when the two
 // share their random streams (one id) and the run kept their per-repeat
-// values, Welch's interval for independent means otherwise.
+// values, Welch's interval for independent means otherwise; without an
+// interval when either side withholds its own (stat.Withheld: a median
+// the same in every repeat), rather than an interval of zero width.
 func difference(p, ref lab.PolicyResult, id string) stat.Difference {
 	a, b := p.Values[id], ref.Values[id]
 	if p.ID == ref.ID && len(a) > 0 && len(a) == len(b) {
-		return stat.Paired(a, b)
+		d := stat.Paired(a, b)
+		if stat.Withheld(p.Metric(id)) || stat.Withheld(ref.Metric(id)) {
+			d.Lo, d.Hi, d.SE, d.DF = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		}
+		return d
 	}
 	return stat.Welch(p.Metric(id), ref.Metric(id))
 }

@@ -272,3 +272,56 @@ func TestTable(t *testing.T) {
 		t.Errorf("table head %q, notes %q, caption %q", r.Table.Head, r.Table.Notes, r.Table.Caption)
 	}
 }
+
+// TestTiedMedians checks that a difference to or from a median that came
+// out the same in every repeat (stat.SummarizeMedians) has no interval,
+// Welch's or paired, where it used to have one of zero width; that the
+// tables print none and the methods paragraph says why; and that an exact
+// value, the same in every repeat because nothing in it is random
+// (stat.Summarize), keeps its zero-width interval.
+func TestTiedMedians(t *testing.T) {
+	tied := []float64{0.0986, 0.0986, 0.0986}
+	pol := func(id, label string, s stat.Summary, values []float64) lab.PolicyResult {
+		p := lab.PolicyResult{ID: id, Label: label, Name: id + label, Metrics: map[string]stat.Summary{lab.MetricMAD: s}}
+		if values != nil {
+			p.Values = map[string][]float64{lab.MetricMAD: values}
+		}
+		return p
+	}
+	res := &lab.Result{
+		Spec:    lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "d"}, Repeats: 3, Seed: 4},
+		Dataset: dataset.Info{ID: "d", Name: "Hand", Pages: 50, Sites: 1, Cycles: 2, CycleUnit: "day"},
+		Policies: []lab.PolicyResult{
+			pol("mle", "", stat.SummarizeMedians(tied), tied),
+			pol("naive", "", stat.SummarizeMedians([]float64{0.2, 0.2, 0.2}), nil),
+			pol("mle", "copy", stat.SummarizeMedians([]float64{0.1, 0.11, 0.12}), []float64{0.1, 0.11, 0.12}),
+			pol("exact", "", stat.Summarize([]float64{0.25, 0.25, 0.25}), nil),
+			pol("exact2", "twin", stat.Summarize([]float64{0.5, 0.5, 0.5}), nil),
+		},
+	}
+	r, err := report.New(res, nil, report.Options{Metric: lab.MetricMAD, Reference: "mle", Version: "v9", Date: day})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range r.Rows {
+		if row.Key == "mle" {
+			continue
+		}
+		if d := row.Diff; !math.IsNaN(d.Lo) || !math.IsNaN(d.Hi) || (row.Key == "copy") != d.Paired {
+			t.Errorf("%s − mle = %+v: want no interval against the tied median (paired for the copy only)", row.Key, d)
+		}
+	}
+	r2, err := report.New(res, nil, report.Options{Metric: lab.MetricMAD, Reference: "exact", Version: "v9", Date: day})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range r2.Rows {
+		if row.Key == "twin" && !(row.Diff.Lo == 0.25 && row.Diff.Hi == 0.25) {
+			t.Errorf("twin − exact = %+v, want the exact 0.25 with a zero-width interval", row.Diff)
+		}
+	}
+	md := string(r.Markdown())
+	if strings.Contains(md, "[0.1014, 0.1014]") || strings.Contains(md, "[0.0000, 0.0000]") || !strings.Contains(r.Methods, "has no interval, and neither has a difference") {
+		t.Errorf("a tied median's difference is printed with an interval, or the methods do not say why:\n%s", md)
+	}
+}

@@ -30,10 +30,11 @@ type Difference struct {
 // two samples have the same variance. When both standard errors are zero
 // (two constant samples) the interval is the point a − b, since there is
 // no spread to estimate; when either sample has fewer than two values
-// there is no interval (NaN bounds).
+// there is no interval (NaN bounds), nor when either summary withholds its
+// own (Withheld).
 func Welch(a, b Summary) Difference {
 	d := Difference{Mean: a.Mean - b.Mean, Lo: math.NaN(), Hi: math.NaN(), SE: math.NaN(), DF: math.NaN()}
-	if a.N < 2 || b.N < 2 || math.IsNaN(a.SD) || math.IsNaN(b.SD) || math.IsNaN(d.Mean) {
+	if a.N < 2 || b.N < 2 || math.IsNaN(a.SD) || math.IsNaN(b.SD) || math.IsNaN(d.Mean) || Withheld(a) || Withheld(b) {
 		return d
 	}
 	va, vb := a.SD*a.SD/float64(a.N), b.SD*b.SD/float64(b.N)
@@ -47,6 +48,15 @@ func Welch(a, b Summary) Difference {
 	d.Lo, d.Hi = d.Mean-h, d.Mean+h
 	return d
 }
+
+// Withheld reports whether s summarises several repeats but gives no
+// interval: a median that came out the same in every repeat
+// (SummarizeMedians), whose zero spread says nothing of how far its
+// expectation may lie. A difference to or from it has no interval either:
+// Welch's would be as narrow as the other side's alone, a paired one as
+// narrow as the other side's repeats make it, and both zero when the two
+// sides tie in every repeat.
+func Withheld(s Summary) bool { return s.N >= 2 && (math.IsNaN(s.Lo) || math.IsNaN(s.Hi)) }
 
 // Paired returns the mean of the differences a[i] − b[i] of paired
 // observations with its t interval on n − 1 degrees of freedom: the

@@ -36,7 +36,8 @@ func TestWelchByHand(t *testing.T) {
 }
 
 // TestWelchEdges: too few values give no interval; constant samples give
-// the point difference.
+// the point difference; a median the same in every repeat
+// (SummarizeMedians, Withheld) gives none, on either side.
 func TestWelchEdges(t *testing.T) {
 	one := stat.Summarize([]float64{3})
 	four := stat.Summarize([]float64{1, 2, 3, 4})
@@ -49,6 +50,15 @@ func TestWelchEdges(t *testing.T) {
 	}
 	if d := stat.Welch(stat.Summarize(nil), four); !math.IsNaN(d.Mean) {
 		t.Errorf("empty sample: %+v, want NaN", d)
+	}
+	tied := stat.SummarizeMedians([]float64{2, 2, 2})
+	if !stat.Withheld(tied) || stat.Withheld(c1) || stat.Withheld(one) {
+		t.Errorf("Withheld: tied medians %v, constants %v, one value %v; want true, false, false", stat.Withheld(tied), stat.Withheld(c1), stat.Withheld(one))
+	}
+	for _, pair := range [][2]stat.Summary{{tied, c2}, {c2, tied}, {tied, four}} {
+		if d := stat.Welch(pair[0], pair[1]); math.IsNaN(d.Mean) || !math.IsNaN(d.Lo) || !math.IsNaN(d.Hi) {
+			t.Errorf("against a tied median: %+v, want a mean and no interval", d)
+		}
 	}
 }
 

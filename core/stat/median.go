@@ -106,3 +106,21 @@ func SummarizeMedians(xs []float64) Summary {
 	s.Lo, s.Hi = math.NaN(), math.NaN()
 	return s
 }
+
+// SummarizeShares summarises shares, one per repeat, each of n trials (say,
+// the share of n pages whose estimate is in an edge case). Where the
+// repeats differ it is Summarize's. Where every repeat gave the same share
+// (most often none or all), the spread across repeats is zero but the
+// share is not exact, and its interval is Wilson's for the pooled count
+// (WilsonInterval: x of n·repeats, no finite-population correction):
+// 0 of 600 gives [0, 0.0064], not [0, 0].
+func SummarizeShares(xs []float64, n int) Summary {
+	s := Summarize(xs)
+	if s.N < 2 || n < 1 || s.SD != 0 {
+		return s
+	}
+	trials := n * s.N
+	x := int(math.Round(s.Mean * float64(trials)))
+	s.Lo, s.Hi = WilsonInterval(x, trials, math.MaxInt, NormalQuantile((1+Level)/2))
+	return s
+}

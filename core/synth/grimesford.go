@@ -3,8 +3,12 @@ package synth
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
+	"github.com/refreshlab/refreshlab/core/stat"
 )
 
 // The rate distribution of GrimesFord. Grimes & Ford (2008 draft, §4.2,
@@ -57,15 +61,92 @@ func GrimesFordPeriod(z float64) float64 {
 // GrimesFordPeriod), each changing as a Poisson process of rate 1/Δ per day
 // over GrimesFordDays daily cycles. Truth.Rates holds each page's true rate,
 // so the estimate kind can compare estimates with it, and Truth.First the
-// time of each cycle's first change.
+// time of each cycle's first change. Its pages carry no feature beyond
+// their one site; GrimesFordTyped adds a page type.
 func GrimesFord(seed uint64) *dataset.Dataset {
-	b := newBuilder(GrimesFordInfo, GrimesFordDays, true)
+	return grimesFord(seed, GrimesFordInfo, GrimesFordOptions{})
+}
+
+// GrimesFordOptions adds a page feature to GrimesFord's population, for
+// Grimes & Ford §6's priors conditioned on "additional information ...
+// about the page when it is first seen, such as ... the page type (news,
+// blog, static content)".
+type GrimesFordOptions struct {
+	// Types, fastest first, labels every page with one page type (a
+	// category label) when not empty.
+	Types []string
+	// Signal, in [0, 1], is how much the type says about the page's rate:
+	// the correlation between the page's log-period draw z and the score
+	// u = Signal·z + √(1 − Signal²)·ε (ε standard normal, independent)
+	// whose quantile band gives the type, so each type holds 1/len(Types)
+	// of the pages in expectation. 0 makes types independent of rates.
+	Signal float64
+}
+
+// The page types of grimes-ford-types (see GrimesFordTyped), and its
+// options.
+var (
+	GrimesFordTypes        = []string{"news", "blog", "static"}
+	GrimesFordTypeSignal   = 0.8
+	GrimesFordTypesOptions = GrimesFordOptions{Types: GrimesFordTypes, Signal: GrimesFordTypeSignal}
+)
+
+// GrimesFordTypesInfo is the Info of GrimesFordTyped(20260101,
+// GrimesFordTypesOptions).
+var GrimesFordTypesInfo = func() dataset.Info {
+	info := GrimesFordInfo // the same pages, rates and changes
+	info.ID = "grimes-ford-types"
+	info.Name = "New pages with page types (Grimes & Ford §6)"
+	info.Cite = "Grimes & Ford, Estimation of Web Page Change Rates (2008), §4.2, §6"
+	info.Description = grimesFordTypesText(GrimesFordTypesOptions)
+	info.Labels = len(GrimesFordTypes)
+	return info
+}()
+
+func grimesFordTypesText(opt GrimesFordOptions) string {
+	return fmt.Sprintf("The %d pages of grimes-ford, with the same change periods and changes, each labelled with its page type (%s, fastest first): "+
+		"a noisy signal of its rate (correlation %g between the type's score and the log-period), as §6 supposes a page type "+
+		"tells something about its rate.", GrimesFordPages, strings.Join(opt.Types, ", "), opt.Signal)
+}
+
+// GrimesFordTyped builds GrimesFord's population, the same pages with the
+// same rates and changes for a seed, each page labelled with a type (see
+// GrimesFordOptions). A type is drawn from its own random stream, so the
+// rates and changes stay GrimesFord's whatever the options; the type is a
+// noisy signal of the rate, not the rate itself, as a page type would be.
+func GrimesFordTyped(seed uint64, opt GrimesFordOptions) *dataset.Dataset {
+	info := GrimesFordTypesInfo
+	info.Labels = len(opt.Types)
+	info.Description = grimesFordTypesText(opt)
+	return grimesFord(seed, info, opt)
+}
+
+func grimesFord(seed uint64, info dataset.Info, opt GrimesFordOptions) *dataset.Dataset {
+	b := newBuilder(info, GrimesFordDays, true)
 	rng := newRand(seed, "grimes-ford")
 	site := b.site("grimes-ford.example")
+	var types *rand.Rand
+	var bands []float64 // the upper score of each type but the last
+	if len(opt.Types) > 0 {
+		types = newRand(seed, "grimes-ford/types")
+		b.d.Labels = slices.Clone(opt.Types)
+		for k := 1; k < len(opt.Types); k++ {
+			bands = append(bands, stat.NormalQuantile(float64(k)/float64(len(opt.Types))))
+		}
+	}
+	s := min(max(opt.Signal, 0), 1)
+	noise := math.Sqrt(1 - s*s)
 	rates := make([]float64, GrimesFordPages)
 	for i := range rates {
-		p := b.page(fmt.Sprintf("https://grimes-ford.example/page-%05d", i+1), site)
-		rates[i] = 1 / GrimesFordPeriod(rng.NormFloat64())
+		z := rng.NormFloat64()
+		var labels []int32
+		if types != nil {
+			u := s*z + noise*types.NormFloat64()
+			k, _ := slices.BinarySearch(bands, u)
+			labels = []int32{int32(k)}
+		}
+		p := b.page(fmt.Sprintf("https://grimes-ford.example/page-%05d", i+1), site, labels...)
+		rates[i] = 1 / GrimesFordPeriod(z)
 		poissonCycles(rng, rates[i], GrimesFordDays, func(c int, t float64) { b.change(c, p, t) })
 	}
 	b.d.Truth.Rates = rates
