@@ -83,10 +83,10 @@ var (
 // ChartTypes lists every chart type POST /api/chart draws.
 var ChartTypes = []ChartType{
 	{ID: ChartCycles, Kinds: refreshKinds, Metric: lab.MetricChangeRatio, Help: "A metric per cycle, one line per policy."},
-	{ID: ChartBars, Kinds: []string{lab.KindRefresh, lab.KindSchedule}, Metric: lab.MetricChangeRatio, Help: "A metric averaged over the run, one bar per policy; on a schedule with expected, beside each plan's exact expectation."},
-	{ID: ChartSweep, Kinds: []string{lab.KindRefresh, lab.KindSchedule}, Sweep: true, Metric: lab.MetricChangeRatio, Help: "A metric against the swept field, one line per policy."},
+	{ID: ChartBars, Kinds: refreshKinds, Metric: lab.MetricChangeRatio, Help: "A metric averaged over the run, one bar per policy; on a schedule with expected, beside each plan's exact expectation."},
+	{ID: ChartSweep, Kinds: refreshKinds, Sweep: true, Metric: lab.MetricChangeRatio, Help: "A metric against the swept field, one line per policy."},
 	{ID: ChartSites, Kinds: refreshKinds, Help: "Per site, the true change fraction beside each policy's estimate."},
-	{ID: ChartAllocation, Kinds: []string{lab.KindSchedule}, Help: "Per page, each schedule's syncs per day beside the page's change rate."},
+	{ID: ChartAllocation, Help: "Per page, each schedule's syncs per day beside the page's change rate."},
 	{ID: ChartEstimatePaths, Kinds: estimateKinds, Help: "Single-page estimation paths with their edge cases (Grimes & Ford Fig. 2)."},
 	{ID: ChartEstimateSweep, Kinds: estimateKinds, Sweep: true, Metric: lab.MetricMAD, Help: "A metric against the swept estimate field, each line's minimum marked (Grimes & Ford Fig. 4)."},
 	{ID: ChartEstimatePrior, Kinds: estimateKinds, Help: "The empirical prior of change periods against the one the pseudo-intervals induce (Grimes & Ford Fig. 6)."},

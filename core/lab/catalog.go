@@ -65,7 +65,6 @@ func Policies() []refresh.Descriptor {
 		}
 	}
 	ds = append(ds, EstimateDescriptors()...)
-	ds = append(ds, ScheduleDescriptors()...)
 	ds = append(ds, registeredPolicies()...)
 	return ds
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/param"
+	"github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 )
 
 // fieldSpecs are a spec of each kind for the field tests: the refresh one
@@ -17,7 +18,7 @@ func fieldSpecs() (refresh, estimate, schedule lab.Spec) {
 	refresh = lab.Spec{Dataset: lab.DatasetRef{ID: "taleghani-example"}, Policies: []lab.PolicySpec{
 		{ID: "site-greedy", Params: param.Values{"sampleSize": 5.0}}, {ID: "random"}, {ID: "site-greedy", Label: "big", Params: param.Values{"sampleSize": 30.0}}}}
 	estimate = lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Policies: ids("mle", "pseudo-mle")}
-	schedule = lab.Spec{Kind: lab.KindSchedule, Dataset: lab.DatasetRef{ID: "cho-garcia-molina-5"}, Policies: ids("uniform", "nutch")}
+	schedule = lab.Spec{Kind: schedulekind.ID, Dataset: lab.DatasetRef{ID: "cho-garcia-molina-5"}, Policies: ids("uniform", "nutch")}
 	return refresh, estimate, schedule
 }
 
@@ -98,8 +99,8 @@ func TestField(t *testing.T) {
 		})
 	}
 	// A choice carries its options, a number its bounds.
-	if f, err := l.Field(schedule, "schedule.rates"); err != nil || !slices.Contains(f.Param.Options, lab.RatesOracle) || f.Param.Default != lab.RatesOracle {
-		t.Errorf("schedule.rates: %+v, %v: want the options with %s, its default", f.Param, err, lab.RatesOracle)
+	if f, err := l.Field(schedule, "schedule.rates"); err != nil || !slices.Contains(f.Param.Options, schedulekind.RatesOracle) || f.Param.Default != schedulekind.RatesOracle {
+		t.Errorf("schedule.rates: %+v, %v: want the options with %s, its default", f.Param, err, schedulekind.RatesOracle)
 	}
 	if f, err := l.Field(refresh, "budget"); err != nil || f.Param.Min == nil || *f.Param.Min != 1 {
 		t.Errorf("budget: %+v, %v: want a minimum of 1", f.Param, err)
@@ -262,7 +263,7 @@ func TestFieldSet(t *testing.T) {
 func TestSpecFieldsSetTheirMember(t *testing.T) {
 	l := lab.New()
 	refresh, estimate, schedule := fieldSpecs()
-	byKind := map[string]lab.Spec{"": refresh, lab.KindRefresh: refresh, lab.KindEstimate: estimate, lab.KindSchedule: schedule,
+	byKind := map[string]lab.Spec{"": refresh, lab.KindRefresh: refresh, lab.KindEstimate: estimate, schedulekind.ID: schedule,
 		lab.KindMonitor: monitorSpec(2)}
 	for _, sf := range lab.SpecFields() {
 		spec := byKind[sf.Kind]

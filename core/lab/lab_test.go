@@ -15,6 +15,7 @@ import (
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/sampling"
+	"github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 	"github.com/refreshlab/refreshlab/core/synth"
 )
 
@@ -761,7 +762,7 @@ func TestResultsCarryTheirKindsMetrics(t *testing.T) {
 	specs := []lab.Spec{
 		{Dataset: lab.DatasetRef{ID: "taleghani-example"}, Budget: 100, Repeats: 3, Policies: []lab.PolicySpec{{ID: "site-greedy"}, {ID: "random"}}},
 		estSpec(&lab.EstimateSpec{Pages: 50, Epochs: 4}, "mle", "pseudo-mle"),
-		{Kind: lab.KindSchedule, Dataset: lab.DatasetRef{ID: "cho-garcia-molina-5"}, Budget: 5, Repeats: 2, Policies: []lab.PolicySpec{{ID: "uniform"}}},
+		{Kind: schedulekind.ID, Dataset: lab.DatasetRef{ID: "cho-garcia-molina-5"}, Budget: 5, Repeats: 2, Policies: []lab.PolicySpec{{ID: "uniform"}}},
 	}
 	for _, spec := range specs {
 		res := run(t, spec)

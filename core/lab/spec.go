@@ -20,7 +20,7 @@ const (
 // Kinds lists the experiment kinds, for GET /api/policies: the lab's own,
 // then the registered ones (Register).
 func Kinds() []string {
-	ks := []string{KindRefresh, KindEstimate, KindSchedule}
+	ks := []string{KindRefresh, KindEstimate}
 	for _, k := range registered {
 		ks = append(ks, k.ID())
 	}
@@ -46,7 +46,8 @@ type Spec struct {
 	Sweep *Sweep `json:"sweep,omitempty"`
 	// Estimate holds the estimate kind's own fields (see EstimateSpec).
 	Estimate *EstimateSpec `json:"estimate,omitempty"`
-	// Schedule holds the schedule kind's own fields (see ScheduleSpec).
+	// Schedule holds the schedule kind's own fields (see ScheduleSpec and
+	// core/schedule/schedulekind).
 	Schedule *ScheduleSpec `json:"schedule,omitempty"`
 	// Monitor holds the monitor kind's own fields (see MonitorSpec).
 	Monitor *MonitorSpec `json:"monitor,omitempty"`
@@ -116,3 +117,7 @@ func (e *SpecError) Error() string {
 func specErr(field, format string, args ...any) *SpecError {
 	return &SpecError{Field: field, Msg: fmt.Sprintf(format, args...)}
 }
+
+// SpecErrorf returns the SpecError of field whose message is format with
+// args, for a kind's checks (Kind.Resolve).
+func SpecErrorf(field, format string, args ...any) *SpecError { return specErr(field, format, args...) }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 	"github.com/refreshlab/refreshlab/core/stat"
 )
 
@@ -252,9 +253,9 @@ func TestClaimsOptimalSchedules(t *testing.T) {
 		} else {
 			claim(t, math.Abs(ratio-5) < 0.25, "%s visits e5 about five times as often as e1, not %.2f", key, ratio)
 		}
-		claim(t, p.Metric(lab.MetricSyncsPerDay).Mean > 10, "%s spends far more than 5 syncs a day, not %.1f", key, p.Metric(lab.MetricSyncsPerDay).Mean)
+		claim(t, p.Metric(schedulekind.MetricSyncsPerDay).Mean > 10, "%s spends far more than 5 syncs a day, not %.1f", key, p.Metric(schedulekind.MetricSyncsPerDay).Mean)
 	}
-	nutch := policyOf(t, res, "nutch").Metric(lab.MetricSyncsPerDay).Mean
+	nutch := policyOf(t, res, "nutch").Metric(schedulekind.MetricSyncsPerDay).Mean
 	claim(t, math.Abs(nutch-13) < 1, "Nutch spends about 13 syncs a day, not %.1f", nutch)
 }
 

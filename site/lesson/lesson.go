@@ -18,6 +18,7 @@ import (
 	"github.com/refreshlab/refreshlab/core/api"
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/param"
+	"github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -274,7 +275,7 @@ const predictionsMark = "{{predictions}}"
 var defaultReadouts = map[string][]string{
 	lab.KindRefresh:  {lab.MetricChangeRatio, lab.MetricFreshness, lab.MetricAge},
 	lab.KindEstimate: {lab.MetricMAD, lab.MetricEdgeShare},
-	lab.KindSchedule: {lab.MetricFreshness, lab.MetricAge, lab.MetricHarmonic, lab.MetricSyncsPerDay},
+	schedulekind.ID:  {lab.MetricFreshness, lab.MetricAge, schedulekind.MetricHarmonic, schedulekind.MetricSyncsPerDay},
 }
 
 // widgets maps a field's type to the control that edits it.

@@ -1,4 +1,4 @@
-package lab_test
+package schedulekind_test
 
 import (
 	"errors"
@@ -6,10 +6,11 @@ import (
 	"testing"
 
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 )
 
 func scheduleSpec(rates string, ids ...string) lab.Spec {
-	s := lab.Spec{Kind: lab.KindSchedule, Dataset: lab.DatasetRef{ID: "cho-garcia-molina-5"}, Budget: 5, Seed: 1,
+	s := lab.Spec{Kind: schedulekind.ID, Dataset: lab.DatasetRef{ID: "cho-garcia-molina-5"}, Budget: 5, Seed: 1,
 		Schedule: &lab.ScheduleSpec{Rates: rates}}
 	for _, id := range ids {
 		s.Policies = append(s.Policies, lab.PolicySpec{ID: id})
@@ -64,7 +65,7 @@ func TestScheduleEstimatedRates(t *testing.T) {
 	}
 	opt := res.Policies[0]
 	expected := map[string]float64{}
-	for _, id := range []string{lab.FactExpectedFreshness, lab.FactExpectedAge, lab.FactExpectedHarmonic, lab.FactExpectedChangeRatio} {
+	for _, id := range []string{lab.FactExpectedFreshness, lab.FactExpectedAge, schedulekind.FactExpectedHarmonic, lab.FactExpectedChangeRatio} {
 		if x, ok := opt.Fact(id); ok {
 			expected[id] = x
 		}
@@ -72,7 +73,7 @@ func TestScheduleEstimatedRates(t *testing.T) {
 	if opt.Oracle || opt.Schedule.Rates != lab.EstCGM || len(expected) != 0 {
 		t.Errorf("estimated-rate plan: oracle %v, rates %q, expected %v", opt.Oracle, opt.Schedule.Rates, expected)
 	}
-	if s := opt.Metric(lab.MetricSyncsPerDay); math.Abs(s.Mean-5) > 4*s.SD/math.Sqrt(float64(s.N))+0.05 {
+	if s := opt.Metric(schedulekind.MetricSyncsPerDay); math.Abs(s.Mean-5) > 4*s.SD/math.Sqrt(float64(s.N))+0.05 {
 		t.Errorf("spent %.3f syncs a day of 5", s.Mean)
 	}
 	if res.Policies[1].Schedule.Rates != "" || res.Policies[1].Oracle {
