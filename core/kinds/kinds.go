@@ -7,10 +7,11 @@ package kinds
 import (
 	"github.com/refreshlab/refreshlab/core/lab"
 
-	// The schedule kind.
+	// The estimate and schedule kinds.
+	_ "github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	_ "github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 )
 
 // init lists the kinds in the order the catalog shows them: it sets each
 // policy's style (lab.PolicyStyle), so it stays as lessons know it.
-func init() { lab.Order("schedule", "monitor") }
+func init() { lab.Order("estimate", "schedule", "monitor") }

@@ -64,7 +64,6 @@ func Policies() []refresh.Descriptor {
 			ds = append(ds, d)
 		}
 	}
-	ds = append(ds, EstimateDescriptors()...)
 	ds = append(ds, registeredPolicies()...)
 	return ds
 }

@@ -22,9 +22,10 @@ import (
 // registers itself (Register) from the file or package that defines it, so
 // adding one edits no other kind.
 //
-// The kinds refresh and estimate predate the interface and are still
-// resolved and run by the lab's own code (Resolve, run), with the same
-// shared checks (lookupDataset, checkRepeats, checkPolicyCount).
+// The refresh kind is the lab's own: its traces, splits and shared
+// results are built around it. It is resolved and run by the lab's own
+// code (Resolve, run), with the same shared checks (lookupDataset,
+// checkRepeats, checkPolicyCount).
 type Kind interface {
 	// ID is the kind's name in Spec.Kind.
 	ID() string
@@ -254,7 +255,8 @@ func (l *Lab) runKind(k Kind, spec Spec, w *watch) (*Result, error) {
 		return nil, err
 	}
 	start := w.done
-	res, err := k.Run(w.ctx, spec, d, func(n int) {
+	ctx := l.envFor(w, d)
+	res, err := k.Run(ctx, spec, d, func(n int) {
 		if start+n > w.done {
 			w.add(start + n - w.done)
 		}
@@ -265,6 +267,11 @@ func (l *Lab) runKind(k Kind, spec Spec, w *watch) (*Result, error) {
 	if spec.Sweep != nil {
 		if res.Sweep, err = l.runSweep(spec, w); err != nil {
 			return nil, err
+		}
+		if f, ok := k.(SweepFinisher); ok {
+			if err := f.FinishSweep(ctx, res, d); err != nil {
+				return nil, err
+			}
 		}
 	}
 	pairedValues(res)

@@ -20,19 +20,6 @@ const (
 	// MetricSiteAccuracy is 1 − |estimated − true change fraction| averaged
 	// over sites, for policies that estimate sites (Al-Qaaideh Table 4.2).
 	MetricSiteAccuracy = "siteAccuracy"
-
-	// MetricMAD is the median absolute deviation of the estimated rates
-	// from the true ones, pooled over the first epochs (Grimes & Ford §4.2).
-	MetricMAD = "mad"
-	// MetricMADPeriod is the median absolute error in the change period,
-	// |1/λ̂ − 1/λ| in hours, pooled over the first epochs: Grimes & Ford
-	// §5 and Fig. 7 measure error this way, in the paper's unit.
-	MetricMADPeriod = "madPeriod"
-	// MetricEdgeShare is the share of estimates in an edge case.
-	MetricEdgeShare = "edgeShare"
-	// MetricRateEstimate is the mean estimated rate, per epoch; its
-	// headline is the last epoch's.
-	MetricRateEstimate = "estimate"
 )
 
 // Fact ids: single numbers a run derives, without an interval, carried in
@@ -41,12 +28,6 @@ const (
 	FactExpectedChangeRatio = "expectedChangeRatio"
 	FactExpectedFreshness   = "expectedFreshness"
 	FactExpectedAge         = "expectedAge"
-	FactExpectedEstimate    = "expectedEstimate"
-	FactEdgeFirst           = "edgeFirst"
-	FactMADLast             = "madLast"
-	FactBestInitial         = "bestInitial"
-	FactPseudoChanged       = "pseudoChanged"
-	FactPseudoUnchanged     = "pseudoUnchanged"
 )
 
 // Metric describes a measure of a run, for charts, readouts and live
@@ -78,10 +59,7 @@ type Fact struct {
 	Kinds []string `json:"kinds"`
 }
 
-var (
-	refreshKinds  = []string{KindRefresh}
-	estimateKinds = []string{KindEstimate}
-)
+var refreshKinds = []string{KindRefresh}
 
 // Metrics lists every metric of every kind.
 var Metrics = []Metric{
@@ -95,44 +73,21 @@ var Metrics = []Metric{
 		Help: "Pages downloaded per cycle, samples included."},
 	{ID: MetricSiteAccuracy, Name: "Site accuracy", Unit: "ratio", Max: 1, Better: "higher", Kinds: refreshKinds,
 		Help: "1 − |estimated − true change fraction|, averaged over sites, for policies that estimate each site's change (Al-Qaaideh Table 4.2)."},
-	{ID: MetricMAD, Name: "MAD", Unit: "per day", Better: "lower", Kinds: estimateKinds,
-		Help: "Median over pages of |estimated − true rate|, changes per day, pooled over the first epochs (Grimes & Ford §4.2, Fig. 4); per epoch on epoch charts."},
-	{ID: MetricMADPeriod, Name: "MAD of the period", Unit: "hour", Better: "lower", Kinds: estimateKinds,
-		Help: "Median over pages of |1/estimated − 1/true rate|, the error in the change period in hours, pooled over the first epochs (Grimes & Ford §5, Fig. 7's unit): it weighs slow pages, whose periods are long, where MAD weighs fast ones; per epoch on epoch charts."},
-	{ID: MetricEdgeShare, Name: "Edge share", Unit: "ratio", Max: 1, Better: "lower", Kinds: estimateKinds,
-		Help: "Share of estimates in an edge case, nothing or everything changed (Grimes & Ford §3.3, Fig. 2), pooled over the first epochs; per epoch on epoch charts."},
-	{ID: MetricRateEstimate, Name: "Mean estimate", Unit: "per day", Better: "closer to the true rate", Kinds: estimateKinds, Exact: FactExpectedEstimate,
-		Help: "Mean over pages of the estimated rate, changes per day, after the last epoch; per epoch on epoch charts."},
 }
 
 // Facts lists every fact of every kind.
 var Facts = []Fact{
 	{ID: FactExpectedChangeRatio, Name: "Exact expectation of ChangeRatio", Unit: "ratio", Kinds: refreshKinds,
 		Help: "The exact expected ChangeRatio of a one-cycle run, summed over every possible sample; of a schedule, the plan's."},
-	{ID: FactExpectedEstimate, Name: "Exact expectation of the estimate", Unit: "per day", Kinds: estimateKinds,
-		Help: "The exact expected estimate after the last crawl, for one true rate crawled at a fixed interval."},
-	{ID: FactEdgeFirst, Name: "Edge share after the first crawl", Unit: "ratio", Kinds: estimateKinds,
-		Help: "Share of estimates in an edge case after the first crawl epoch, mean over repeats."},
-	{ID: FactMADLast, Name: "MAD after the last crawl", Unit: "per day", Kinds: estimateKinds,
-		Help: "MAD after the last crawl epoch, mean over repeats."},
-	{ID: FactBestInitial, Name: "Best first interval", Unit: "day", Kinds: estimateKinds,
-		Help: "The first crawl interval of the sweep with the lowest MAD, for estimators whose MAD depends on it."},
-	{ID: FactPseudoChanged, Name: "Changed pseudo-interval", Unit: "day", Kinds: estimateKinds,
-		Help: "Length of the changed pseudo-interval the estimator used (Grimes & Ford §4.4)."},
-	{ID: FactPseudoUnchanged, Name: "Unchanged pseudo-interval", Unit: "day", Kinds: estimateKinds,
-		Help: "Length of the unchanged pseudo-interval the estimator used (Grimes & Ford §4.4)."},
 }
 
 // Headline returns the id of the metric a kind's results are compared by
 // unless another is chosen: ChangeRatio for refresh cycles (Taleghani &
-// Ugur-Ozekinci's measure), the pooled MAD for estimators (Grimes & Ford
-// §4.2), a registered kind's own (Kind.Headline); "" for an unknown kind.
+// Ugur-Ozekinci's measure), a registered kind's own (Kind.Headline); ""
+// for an unknown kind.
 func Headline(kind string) string {
-	switch kind {
-	case KindRefresh, "":
+	if kind == KindRefresh || kind == "" {
 		return MetricChangeRatio
-	case KindEstimate:
-		return MetricMAD
 	}
 	if k, ok := kindByID(kind); ok {
 		return k.Headline()

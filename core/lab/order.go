@@ -6,7 +6,7 @@ import (
 )
 
 // Order sets the order of the registered kinds (Register) in the catalog:
-// Kinds, Policies, SpecFields, Metrics and Facts list the lab's own kinds
+// Kinds, Policies, SpecFields, Metrics and Facts list the lab's own kind
 // first, then the kinds ids names, in that order, then any other in the
 // order it registered. A program that links several kinds (core/kinds)
 // calls it from an init function, after they registered, so that what
@@ -15,11 +15,8 @@ import (
 // initialises their packages.
 func Order(ids ...string) {
 	rank := func(id string) int {
-		switch id {
-		case KindRefresh:
+		if id == KindRefresh {
 			return -2
-		case KindEstimate:
-			return -1
 		}
 		if i := slices.Index(ids, id); i >= 0 {
 			return i

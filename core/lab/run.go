@@ -124,8 +124,6 @@ func (l *Lab) Resolve(spec Spec) (Spec, *dataset.Dataset, error) {
 	}
 	switch spec.Kind {
 	case KindRefresh:
-	case KindEstimate:
-		return l.resolveEstimate(spec)
 	default:
 		if k, ok := kindByID(spec.Kind); ok {
 			return l.resolveKind(k, spec)
@@ -204,6 +202,8 @@ type watch struct {
 	ctx      context.Context
 	progress func(repeats int)
 	done     int
+	shared   map[string]any // RunEnv.Shared
+	inSweep  bool           // RunEnv.InSweep
 }
 
 // stopped returns the context's error once it is done.
@@ -218,9 +218,6 @@ func (w *watch) add(n int) {
 }
 
 func (l *Lab) run(spec Spec, w *watch) (res *Result, err error) {
-	if spec.Kind == KindEstimate {
-		return l.runEstimate(spec, w)
-	}
 	if k, ok := kindByID(spec.Kind); ok {
 		return l.runKind(k, spec, w)
 	}

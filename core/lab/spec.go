@@ -11,16 +11,14 @@ import (
 	"github.com/refreshlab/refreshlab/core/param"
 )
 
-// Experiment kinds.
-const (
-	KindRefresh  = "refresh"  // batch refresh cycles under a download budget
-	KindEstimate = "estimate" // change-rate estimators on censored histories (Grimes & Ford)
-)
+// KindRefresh is the lab's own experiment kind: batch refresh cycles
+// under a download budget.
+const KindRefresh = "refresh"
 
 // Kinds lists the experiment kinds, for GET /api/policies: the lab's own,
 // then the registered ones (Register).
 func Kinds() []string {
-	ks := []string{KindRefresh, KindEstimate}
+	ks := []string{KindRefresh}
 	for _, k := range registered {
 		ks = append(ks, k.ID())
 	}

@@ -32,8 +32,7 @@ func methods(r *Report, res *lab.Result, catalog []refresh.Descriptor) string {
 	}
 
 	noun := map[string][2]string{
-		lab.KindRefresh:  {"refresh policy", "refresh policies"},
-		lab.KindEstimate: {"change-rate estimator", "change-rate estimators"},
+		lab.KindRefresh: {"refresh policy", "refresh policies"},
 	}[kind]
 	k, registered := lab.KindByID(kind)
 	if registered {
@@ -67,8 +66,6 @@ func methods(r *Report, res *lab.Result, catalog []refresh.Descriptor) string {
 	case lab.KindRefresh:
 		sentence("Over %s, each %s a policy downloaded %s (its budget) and learnt, for each, whether the page had changed since its last download.",
 			count(spec.Cycles, unit, unit+"s"), unit, count(spec.Budget, "page", "pages"))
-	case lab.KindEstimate:
-		sentence("What ran: %s.", res.Work)
 	}
 	_, streams := k.(lab.Streamer)
 	if registered {

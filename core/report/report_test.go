@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
+	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/report"
 	"github.com/refreshlab/refreshlab/core/stat"
@@ -125,7 +126,7 @@ func TestErrors(t *testing.T) {
 		want string
 	}{
 		{report.Options{Metric: "nonsense"}, `unknown metric "nonsense" for a refresh run (expected one of changeRatio, freshness, age, siteAccuracy)`},
-		{report.Options{Metric: lab.MetricMAD}, `unknown metric "mad"`},
+		{report.Options{Metric: estimatekind.MetricMAD}, `unknown metric "mad"`},
 		{report.Options{Metric: lab.MetricDownloads}, "downloads has no better direction"},
 		{report.Options{Reference: "zz"}, `unknown reference policy "zz" (expected one of b, a, oracle, copy)`},
 	} {

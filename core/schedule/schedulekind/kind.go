@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/refresh"
@@ -46,7 +47,7 @@ const (
 
 // rateEstimators are the estimators a schedule may plan with: those that
 // need no prior.
-var rateEstimators = []string{lab.EstNaive, lab.EstCGM, lab.EstMLE}
+var rateEstimators = []string{estimatekind.EstNaive, estimatekind.EstCGM, estimatekind.EstMLE}
 
 // kind is the schedule kind (lab.Kind).
 type kind struct{}
@@ -104,7 +105,7 @@ func (kind) Fields() []lab.SpecField {
 func rateLabels() []string {
 	out := []string{"True rates (oracle)"}
 	for _, id := range rateEstimators {
-		for _, d := range lab.EstimateDescriptors() {
+		for _, d := range estimatekind.Descriptors() {
 			if d.ID == id {
 				out = append(out, d.Name)
 			}

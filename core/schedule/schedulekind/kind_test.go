@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 )
@@ -59,7 +60,7 @@ func TestScheduleMatchesExpectation(t *testing.T) {
 // oracles, say which estimator, vary by repeat (so no exact expectation),
 // and still spend the budget.
 func TestScheduleEstimatedRates(t *testing.T) {
-	res, err := lab.New().Run(scheduleSpec(lab.EstCGM, "cho-optimal-freshness", "uniform"))
+	res, err := lab.New().Run(scheduleSpec(estimatekind.EstCGM, "cho-optimal-freshness", "uniform"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestScheduleEstimatedRates(t *testing.T) {
 			expected[id] = x
 		}
 	}
-	if opt.Oracle || opt.Schedule.Rates != lab.EstCGM || len(expected) != 0 {
+	if opt.Oracle || opt.Schedule.Rates != estimatekind.EstCGM || len(expected) != 0 {
 		t.Errorf("estimated-rate plan: oracle %v, rates %q, expected %v", opt.Oracle, opt.Schedule.Rates, expected)
 	}
 	if s := opt.Metric(schedulekind.MetricSyncsPerDay); math.Abs(s.Mean-5) > 4*s.SD/math.Sqrt(float64(s.N))+0.05 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/estimate"
+	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/schedule"
 	"github.com/refreshlab/refreshlab/core/stat"
@@ -200,11 +201,11 @@ func runPolicy(spec lab.Spec, truth []float64, i int) (pr policyRun, err error) 
 	}
 	var est estimate.Estimator
 	switch ss.Rates {
-	case lab.EstNaive:
+	case estimatekind.EstNaive:
 		est = estimate.Naive{}
-	case lab.EstCGM:
+	case estimatekind.EstCGM:
 		est = estimate.ChoGarciaMolina{}
-	case lab.EstMLE:
+	case estimatekind.EstMLE:
 		est = estimate.MLE{}
 	}
 	planRates := make([]float64, n)
