@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/refreshlab/refreshlab/core/chart"
+	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
 
 	"github.com/refreshlab/refreshlab/core/internal/quote"
@@ -77,20 +78,20 @@ type ChartType struct {
 
 var (
 	refreshKinds  = []string{lab.KindRefresh}
-	estimateKinds = []string{lab.KindEstimate}
+	estimateKinds = []string{estimatekind.ID}
 )
 
 // ChartTypes lists every chart type POST /api/chart draws.
 var ChartTypes = []ChartType{
 	{ID: ChartCycles, Kinds: refreshKinds, Metric: lab.MetricChangeRatio, Help: "A metric per cycle, one line per policy."},
-	{ID: ChartBars, Kinds: []string{lab.KindRefresh, lab.KindSchedule}, Metric: lab.MetricChangeRatio, Help: "A metric averaged over the run, one bar per policy; on a schedule with expected, beside each plan's exact expectation."},
-	{ID: ChartSweep, Kinds: []string{lab.KindRefresh, lab.KindSchedule}, Sweep: true, Metric: lab.MetricChangeRatio, Help: "A metric against the swept field, one line per policy."},
+	{ID: ChartBars, Kinds: refreshKinds, Metric: lab.MetricChangeRatio, Help: "A metric averaged over the run, one bar per policy; on a schedule with expected, beside each plan's exact expectation."},
+	{ID: ChartSweep, Kinds: refreshKinds, Sweep: true, Metric: lab.MetricChangeRatio, Help: "A metric against the swept field, one line per policy."},
 	{ID: ChartSites, Kinds: refreshKinds, Help: "Per site, the true change fraction beside each policy's estimate."},
-	{ID: ChartAllocation, Kinds: []string{lab.KindSchedule}, Help: "Per page, each schedule's syncs per day beside the page's change rate."},
+	{ID: ChartAllocation, Help: "Per page, each schedule's syncs per day beside the page's change rate."},
 	{ID: ChartEstimatePaths, Kinds: estimateKinds, Help: "Single-page estimation paths with their edge cases (Grimes & Ford Fig. 2)."},
-	{ID: ChartEstimateSweep, Kinds: estimateKinds, Sweep: true, Metric: lab.MetricMAD, Help: "A metric against the swept estimate field, each line's minimum marked (Grimes & Ford Fig. 4)."},
+	{ID: ChartEstimateSweep, Kinds: estimateKinds, Sweep: true, Metric: estimatekind.MetricMAD, Help: "A metric against the swept estimate field, each line's minimum marked (Grimes & Ford Fig. 4)."},
 	{ID: ChartEstimatePrior, Kinds: estimateKinds, Help: "The empirical prior of change periods against the one the pseudo-intervals induce (Grimes & Ford Fig. 6)."},
-	{ID: ChartEstimateEpochs, Kinds: estimateKinds, Metric: lab.MetricMAD, Help: "A metric per crawl epoch (Grimes & Ford Fig. 7)."},
+	{ID: ChartEstimateEpochs, Kinds: estimateKinds, Metric: estimatekind.MetricMAD, Help: "A metric per crawl epoch (Grimes & Ford Fig. 7)."},
 	{ID: ChartCurve, Kinds: refreshKinds, Help: "The curves the policies computed while they were built, each policy's choice marked: cluster sampling's cross-validated τ against the number of clusters when its k is 0 (Tan et al. Fig. 1)."},
 	{ID: ChartForest, Kinds: lab.Kinds(), Help: "The policies ranked by a metric (the kind's headline unless one is named), each mean with its 95% interval, a dashed line at the best that does not read the truth."},
 }

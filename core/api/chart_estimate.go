@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/refreshlab/refreshlab/core/chart"
+	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/stat"
 )
@@ -24,14 +25,14 @@ func estimateChart(res *lab.Result, opts ChartOptions, m lab.Metric, refs []char
 		}
 	}
 	if len(pols) == 0 {
-		return nil, fmt.Errorf("a %s chart needs an estimate result (kind %q)", opts.Type, lab.KindEstimate)
+		return nil, fmt.Errorf("a %s chart needs an estimate result (kind %q)", opts.Type, estimatekind.ID)
 	}
 	es := res.Spec.Estimate
 	if es == nil {
 		es = &lab.EstimateSpec{}
 	}
-	crawl := fmt.Sprintf("%s crawl from %s", es.Crawl.Mode, lab.DaysText(es.Crawl.Initial))
-	if es.Crawl.Mode == lab.CrawlSequential {
+	crawl := fmt.Sprintf("%s crawl from %s", es.Crawl.Mode, estimatekind.DaysText(es.Crawl.Initial))
+	if es.Crawl.Mode == estimatekind.CrawlSequential {
 		crawl += fmt.Sprintf(", next interval %g × the estimated period", es.Crawl.Fraction)
 	}
 	if es.Every > 0 {
@@ -78,7 +79,7 @@ func pathsChart(p lab.PolicyResult, opts ChartOptions, refs []chart.Ref, about s
 			i = int(math.Round(float64(k*(len(paths)-1)) / float64(n-1)))
 		}
 		q := paths[i]
-		s := chart.Series{Name: fmt.Sprintf("start %s", lab.DaysText(q.Initial))}
+		s := chart.Series{Name: fmt.Sprintf("start %s", estimatekind.DaysText(q.Initial))}
 		for e, st := range q.Steps {
 			s.X = append(s.X, float64(e+1))
 			s.Y = append(s.Y, period(st.Rate))
@@ -215,7 +216,7 @@ func priorChart(pols []lab.PolicyResult, opts ChartOptions, refs []chart.Ref, ab
 	perDay := func(mass []float64) chart.Series {
 		var s chart.Series
 		for k, x := range mass {
-			if pr.Edges[k+1] > lab.PriorHourlyDays+1e-9 {
+			if pr.Edges[k+1] > estimatekind.PriorHourlyDays+1e-9 {
 				break
 			}
 			d := math.Floor(pr.Edges[k] + 1e-9)
@@ -238,7 +239,7 @@ func priorChart(pols []lab.PolicyResult, opts ChartOptions, refs []chart.Ref, ab
 	if pr.Induced != nil {
 		ind := perDay(pr.Induced)
 		ind.Name = "induced by the pseudo-intervals"
-		c.Description += fmt.Sprintf(" Pseudo-intervals: %s changed, %s unchanged.", lab.DaysText(pr.Changed), lab.DaysText(pr.Unchanged))
+		c.Description += fmt.Sprintf(" Pseudo-intervals: %s changed, %s unchanged.", estimatekind.DaysText(pr.Changed), estimatekind.DaysText(pr.Unchanged))
 		c.Series = append(c.Series, ind)
 	}
 	if c.Title == "" {
@@ -249,8 +250,8 @@ func priorChart(pols []lab.PolicyResult, opts ChartOptions, refs []chart.Ref, ab
 
 // epochsChart is Fig. 7 (and the naive lesson's drift): a metric per epoch.
 func epochsChart(res *lab.Result, pols []lab.PolicyResult, opts ChartOptions, m lab.Metric, styles func(string) *chart.Style, refs []chart.Ref, about string) (figure, error) {
-	if !m.AppliesTo(lab.KindEstimate) {
-		return nil, fmt.Errorf("an %s chart draws an estimate metric per epoch (%s), not %s", ChartEstimateEpochs, lab.MetricIDs(lab.KindEstimate), m.ID)
+	if !m.AppliesTo(estimatekind.ID) {
+		return nil, fmt.Errorf("an %s chart draws an estimate metric per epoch (%s), not %s", ChartEstimateEpochs, lab.MetricIDs(estimatekind.ID), m.ID)
 	}
 	ylabel := estimateAxis(m)
 	c := chart.Line{
@@ -267,8 +268,8 @@ func epochsChart(res *lab.Result, pols []lab.PolicyResult, opts ChartOptions, m 
 	}
 	for _, p := range pols {
 		per, name := p.Series[m.ID], p.Name
-		if b := p.Estimate.Best; b != nil && m.ID == lab.MetricMAD {
-			per, name = b.MADSeries, fmt.Sprintf("%s, best initial interval %s", p.Name, lab.DaysText(b.Initial))
+		if b := p.Estimate.Best; b != nil && m.ID == estimatekind.MetricMAD {
+			per, name = b.MADSeries, fmt.Sprintf("%s, best initial interval %s", p.Name, estimatekind.DaysText(b.Initial))
 		}
 		s := chart.Series{Name: name, Key: p.Key(), Style: styles(p.Key())}
 		for e, v := range per {
@@ -276,7 +277,7 @@ func epochsChart(res *lab.Result, pols []lab.PolicyResult, opts ChartOptions, m 
 			s.Y, s.Lo, s.Hi = append(s.Y, v.Mean), append(s.Lo, v.Lo), append(s.Hi, v.Hi)
 		}
 		c.Series = append(c.Series, s)
-		if opts.Expected && m.ID == lab.MetricRateEstimate && p.Estimate.Expected != nil {
+		if opts.Expected && m.ID == estimatekind.MetricRateEstimate && p.Estimate.Expected != nil {
 			x := chart.Series{Name: p.Name + " (exact expectation)", Key: p.Key(), Style: expectation(s.Style)}
 			for e, v := range p.Estimate.Expected {
 				x.X, x.Y = append(x.X, float64(e+1)), append(x.Y, v)
@@ -284,7 +285,7 @@ func epochsChart(res *lab.Result, pols []lab.PolicyResult, opts ChartOptions, m 
 			c.Series = append(c.Series, x)
 		}
 	}
-	if m.ID == lab.MetricRateEstimate && len(refs) == 0 && pols[0].Estimate.TrueRate > 0 {
+	if m.ID == estimatekind.MetricRateEstimate && len(refs) == 0 && pols[0].Estimate.TrueRate > 0 {
 		c.Refs = append(c.Refs, chart.Ref{Y: pols[0].Estimate.TrueRate, Label: fmt.Sprintf("true rate %g per day", pols[0].Estimate.TrueRate)})
 	}
 	return c, nil

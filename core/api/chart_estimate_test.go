@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/refreshlab/refreshlab/core/chart"
+	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
 )
 
 // estimateResult runs a small estimate spec swept over the initial interval.
 func estimateResult(t *testing.T) *lab.Result {
 	t.Helper()
-	res, err := lab.New().Run(lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 2, Seed: 4,
+	res, err := lab.New().Run(lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 2, Seed: 4,
 		Policies: []lab.PolicySpec{{ID: "mle"}, {ID: "pseudo-mle"}},
 		Estimate: &lab.EstimateSpec{Pages: 200, Epochs: 8, Crawl: lab.EstimateCrawl{PriorStart: true}, Prior: lab.EstimatePriorOptions{Steps: 200, Restarts: 2}},
 		Sweep:    &lab.Sweep{Field: "estimate.crawl.initial", Values: []float64{1, 4, 8, 12, 20}}})
@@ -31,7 +32,7 @@ func TestEstimateCharts(t *testing.T) {
 	// (the first such value): its Best, its fact bestInitial and the
 	// sweep chart's one mark. pseudo-mle, starting from its prior, is
 	// flat along the sweep and has none.
-	mad := res.Sweep.Policies[0].Metrics[lab.MetricMAD]
+	mad := res.Sweep.Policies[0].Metrics[estimatekind.MetricMAD]
 	if res.Sweep.Policies[0].ID != "mle" || len(mad) != len(res.Sweep.Values) {
 		t.Fatalf("sweep series %s: %d MADs for %d values", res.Sweep.Policies[0].ID, len(mad), len(res.Sweep.Values))
 	}
@@ -45,13 +46,13 @@ func TestEstimateCharts(t *testing.T) {
 	if b := res.Policies[0].Estimate.Best; b == nil || b.Initial != best {
 		t.Fatalf("mle's best run %+v, want one at initial %v", b, best)
 	}
-	if x, ok := res.Policies[0].Fact(lab.FactBestInitial); !ok || x != best {
+	if x, ok := res.Policies[0].Fact(estimatekind.FactBestInitial); !ok || x != best {
 		t.Errorf("mle's fact bestInitial %v (%v), want %v", x, ok, best)
 	}
 	if b := res.Policies[1].Estimate.Best; b != nil {
 		t.Errorf("pseudo-mle starting from its prior has a best initial interval %v", b.Initial)
 	}
-	if x, ok := res.Policies[1].Fact(lab.FactBestInitial); ok {
+	if x, ok := res.Policies[1].Fact(estimatekind.FactBestInitial); ok {
 		t.Errorf("pseudo-mle starting from its prior has a fact bestInitial %v", x)
 	}
 	fig, err := Figure(res, ChartOptions{Type: ChartEstimateSweep})
@@ -70,8 +71,8 @@ func TestEstimateCharts(t *testing.T) {
 		{ChartOptions{Type: ChartEstimateSweep}, []string{"Initial crawl interval (days)", "MLE minimum at " + trimFloat(best)}},
 		{ChartOptions{Type: ChartEstimatePrior}, []string{"empirical p(Δ)", "induced by the pseudo-intervals", "Pseudo-intervals: "}},
 		{ChartOptions{Type: ChartEstimateEpochs}, []string{"best initial interval", "MLE + pseudo-intervals"}},
-		{ChartOptions{Type: ChartEstimateEpochs, Metric: lab.MetricEdgeShare}, []string{"Edge share per crawl epoch"}},
-		{ChartOptions{Type: ChartBars, Metric: lab.MetricMAD}, []string{"MAD by policy"}},
+		{ChartOptions{Type: ChartEstimateEpochs, Metric: estimatekind.MetricEdgeShare}, []string{"Edge share per crawl epoch"}},
+		{ChartOptions{Type: ChartBars, Metric: estimatekind.MetricMAD}, []string{"MAD by policy"}},
 	} {
 		svg, err := Chart(res, tc.opts)
 		if err != nil {
@@ -99,13 +100,13 @@ func TestEstimateCharts(t *testing.T) {
 // TestEstimateExpectedChart draws the naive lesson's chart: mean estimate
 // per epoch, its exact expectation and the true rate.
 func TestEstimateExpectedChart(t *testing.T) {
-	res, err := lab.New().Run(lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 5, Seed: 1,
+	res, err := lab.New().Run(lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 5, Seed: 1,
 		Policies: []lab.PolicySpec{{ID: "naive"}, {ID: "cho-garcia-molina"}},
 		Estimate: &lab.EstimateSpec{Rate: 2, Pages: 100, Epochs: 10, Crawl: lab.EstimateCrawl{Mode: "fixed", Initial: 1}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	svg, err := Chart(res, ChartOptions{Type: ChartEstimateEpochs, Metric: lab.MetricRateEstimate, Expected: true})
+	svg, err := Chart(res, ChartOptions{Type: ChartEstimateEpochs, Metric: estimatekind.MetricRateEstimate, Expected: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,13 +130,13 @@ func TestPoliciesListsEstimate(t *testing.T) {
 	if err := json.Unmarshal(resp.Body, &out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(strings.Join(out.Kinds, ","), lab.KindEstimate) {
+	if !strings.Contains(strings.Join(out.Kinds, ","), estimatekind.ID) {
 		t.Errorf("kinds %v", out.Kinds)
 	}
 	found := false
 	for _, p := range out.Policies {
 		if p.ID == "pseudo-mle" {
-			found = p.Kind == lab.KindEstimate
+			found = p.Kind == estimatekind.ID
 		}
 	}
 	if !found {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/chart"
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 )
 
 // allocationChart draws, for each page, each policy's syncs per day (the
@@ -13,7 +14,7 @@ import (
 // repeats, and the page's change rate (hatched) last.
 func allocationChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult, styles func(string) *chart.Style, refs []chart.Ref) (figure, error) {
 	if res.Schedule == nil || res.Schedule.TrueRates == nil {
-		return nil, fmt.Errorf("an allocation chart needs a schedule result on at most %d pages", lab.MaxAllocationPages)
+		return nil, fmt.Errorf("an allocation chart needs a schedule result on at most %d pages", schedulekind.MaxAllocationPages)
 	}
 	rates := res.Schedule.TrueRates
 	c := chart.Grouped{

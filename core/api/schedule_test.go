@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 )
 
 // TestScheduleDoneWhen runs, through the API, Cho & Garcia-Molina's five
@@ -62,7 +63,7 @@ func TestSchedulePoliciesListed(t *testing.T) {
 	kinds := map[string]bool{}
 	for _, p := range m["policies"].([]any) {
 		d := p.(map[string]any)
-		if d["kind"] == lab.KindSchedule {
+		if d["kind"] == schedulekind.ID {
 			kinds[d["id"].(string)] = true
 		}
 	}
@@ -78,7 +79,7 @@ func TestSchedulePoliciesListed(t *testing.T) {
 // none; and checks a sweep of the budget draws.
 func TestScheduleCharts(t *testing.T) {
 	l := lab.New()
-	spec := lab.Spec{Kind: lab.KindSchedule, Dataset: lab.DatasetRef{ID: "cho-garcia-molina-5"}, Budget: 5, Seed: 1, Repeats: 3,
+	spec := lab.Spec{Kind: schedulekind.ID, Dataset: lab.DatasetRef{ID: "cho-garcia-molina-5"}, Budget: 5, Seed: 1, Repeats: 3,
 		Schedule: &lab.ScheduleSpec{Days: 50}, Policies: []lab.PolicySpec{{ID: "cho-optimal-freshness"}, {ID: "uniform"}, {ID: "nutch"}},
 		Sweep: &lab.Sweep{Field: "budget", Values: []float64{2, 10}}}
 	res, err := l.Run(spec)
@@ -88,7 +89,7 @@ func TestScheduleCharts(t *testing.T) {
 	for _, o := range []ChartOptions{
 		{Type: ChartAllocation},
 		{Type: ChartBars, Metric: lab.MetricAge, Expected: true},
-		{Type: ChartBars, Metric: lab.MetricHarmonic, Expected: true},
+		{Type: ChartBars, Metric: schedulekind.MetricHarmonic, Expected: true},
 		{Type: ChartBars, Metric: lab.MetricFreshness},
 		{Type: ChartSweep, Metric: lab.MetricFreshness},
 	} {

@@ -65,8 +65,6 @@ func Policies() []refresh.Descriptor {
 			ds = append(ds, d)
 		}
 	}
-	ds = append(ds, EstimateDescriptors()...)
-	ds = append(ds, ScheduleDescriptors()...)
 	ds = append(ds, registeredPolicies()...)
 	return ds
 }

@@ -81,7 +81,7 @@ var commonFields = []SpecField{
 
 // SpecFields lists the members of a spec that controls and sweeps may set.
 func SpecFields() []SpecField {
-	return slices.Concat(commonFields, estimateFields, scheduleFields, registeredFields())
+	return slices.Concat(commonFields, registeredFields())
 }
 
 func findSpecField(path string) (SpecField, bool) {
@@ -156,7 +156,7 @@ func (l *Lab) Field(spec Spec, path string) (Field, error) {
 			}
 			return Field{}, fmt.Errorf("field %s: no policy %s in the spec (expected one of %s)", quote.Q(path), quote.Q(key), strings.Join(keys, ", "))
 		}
-		d, ok := l.policy(spec.Policies[i].ID)
+		d, ok := l.policyOf(kind, spec.Policies[i].ID)
 		if !ok {
 			return Field{}, fmt.Errorf("field %s: unknown policy %q", quote.Q(path), spec.Policies[i].ID)
 		}

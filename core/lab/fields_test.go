@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/param"
+	"github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 )
 
 // fieldSpecs are a spec of each kind for the field tests: the refresh one
@@ -16,8 +18,8 @@ import (
 func fieldSpecs() (refresh, estimate, schedule lab.Spec) {
 	refresh = lab.Spec{Dataset: lab.DatasetRef{ID: "taleghani-example"}, Policies: []lab.PolicySpec{
 		{ID: "site-greedy", Params: param.Values{"sampleSize": 5.0}}, {ID: "random"}, {ID: "site-greedy", Label: "big", Params: param.Values{"sampleSize": 30.0}}}}
-	estimate = lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Policies: ids("mle", "pseudo-mle")}
-	schedule = lab.Spec{Kind: lab.KindSchedule, Dataset: lab.DatasetRef{ID: "cho-garcia-molina-5"}, Policies: ids("uniform", "nutch")}
+	estimate = lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Policies: ids("mle", "pseudo-mle")}
+	schedule = lab.Spec{Kind: schedulekind.ID, Dataset: lab.DatasetRef{ID: "cho-garcia-molina-5"}, Policies: ids("uniform", "nutch")}
 	return refresh, estimate, schedule
 }
 
@@ -60,7 +62,7 @@ func TestField(t *testing.T) {
 		{"schedule budget", schedule, "budget", param.Int, "budget", nil, member("budget")},
 		{"dataset", refresh, "dataset.id", lab.FieldDataset, "", datasets, []lab.Target{{Member: []string{"dataset", "id"}}}},
 		{"policies", refresh, "policies", lab.FieldPolicies, "", kindIDs[lab.KindRefresh], nil},
-		{"estimate policies", estimate, "policies", lab.FieldPolicies, "", kindIDs[lab.KindEstimate], nil},
+		{"estimate policies", estimate, "policies", lab.FieldPolicies, "", kindIDs[estimatekind.ID], nil},
 		{"every policy's parameter", refresh, "params.sampleSize", param.Int, "sampleSize", nil, sampleSize},
 		{"one policy's parameter", refresh, "policies.site-greedy.sampleSize", param.Int, "sampleSize", nil, []lab.Target{{Key: "site-greedy", Param: "sampleSize"}}},
 		{"labelled copy's parameter", refresh, "policies.big.sampleSize", param.Int, "sampleSize", nil, []lab.Target{{Key: "big", Param: "sampleSize"}}},
@@ -98,8 +100,8 @@ func TestField(t *testing.T) {
 		})
 	}
 	// A choice carries its options, a number its bounds.
-	if f, err := l.Field(schedule, "schedule.rates"); err != nil || !slices.Contains(f.Param.Options, lab.RatesOracle) || f.Param.Default != lab.RatesOracle {
-		t.Errorf("schedule.rates: %+v, %v: want the options with %s, its default", f.Param, err, lab.RatesOracle)
+	if f, err := l.Field(schedule, "schedule.rates"); err != nil || !slices.Contains(f.Param.Options, schedulekind.RatesOracle) || f.Param.Default != schedulekind.RatesOracle {
+		t.Errorf("schedule.rates: %+v, %v: want the options with %s, its default", f.Param, err, schedulekind.RatesOracle)
 	}
 	if f, err := l.Field(refresh, "budget"); err != nil || f.Param.Min == nil || *f.Param.Min != 1 {
 		t.Errorf("budget: %+v, %v: want a minimum of 1", f.Param, err)
@@ -225,8 +227,8 @@ func TestFieldSet(t *testing.T) {
 	if out.Schedule == nil || out.Schedule.Warmup == nil || *out.Schedule.Warmup != 3 || schedule.Schedule != nil {
 		t.Errorf("schedule.warmup = 3: copy %+v, original %+v", out.Schedule, schedule.Schedule)
 	}
-	if out = set(schedule, "schedule.rates", lab.EstMLE); out.Schedule.Rates != lab.EstMLE {
-		t.Errorf("schedule.rates = %s: %q", lab.EstMLE, out.Schedule.Rates)
+	if out = set(schedule, "schedule.rates", estimatekind.EstMLE); out.Schedule.Rates != estimatekind.EstMLE {
+		t.Errorf("schedule.rates = %s: %q", estimatekind.EstMLE, out.Schedule.Rates)
 	}
 
 	// Values of the wrong kind for the member.
@@ -262,7 +264,7 @@ func TestFieldSet(t *testing.T) {
 func TestSpecFieldsSetTheirMember(t *testing.T) {
 	l := lab.New()
 	refresh, estimate, schedule := fieldSpecs()
-	byKind := map[string]lab.Spec{"": refresh, lab.KindRefresh: refresh, lab.KindEstimate: estimate, lab.KindSchedule: schedule,
+	byKind := map[string]lab.Spec{"": refresh, lab.KindRefresh: refresh, estimatekind.ID: estimate, schedulekind.ID: schedule,
 		lab.KindMonitor: monitorSpec(2)}
 	for _, sf := range lab.SpecFields() {
 		spec := byKind[sf.Kind]

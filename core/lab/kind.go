@@ -22,9 +22,10 @@ import (
 // registers itself (Register) from the file or package that defines it, so
 // adding one edits no other kind.
 //
-// The kinds refresh, estimate and schedule predate the interface and are
-// still resolved and run by the lab's own code (Resolve, run), with the
-// same shared checks (lookupDataset, checkRepeats, checkPolicyCount).
+// The refresh kind is the lab's own: its traces, splits and shared
+// results are built around it. It is resolved and run by the lab's own
+// code (Resolve, run), with the same shared checks (lookupDataset,
+// checkRepeats, checkPolicyCount).
 type Kind interface {
 	// ID is the kind's name in Spec.Kind.
 	ID() string
@@ -56,15 +57,31 @@ type Kind interface {
 	DefaultRepeats() int
 	// Resolve checks the kind's own fields of spec, whose shared fields
 	// the lab has checked, on dataset d, and fills in their defaults. It
-	// returns the resolved spec, the work of running it (an estimate of
-	// its computing time, which the lab bounds by MaxWork) and a phrase
-	// saying what that work is, for the error when it is too much. An
-	// error should be a *SpecError.
+	// returns the resolved spec, the work of running it once (an estimate
+	// of its computing time, which the lab multiplies by the runs of a
+	// sweep and bounds by MaxWork; 0 for a kind that bounds its work in a
+	// unit of its own) and a phrase saying what that work is, for the
+	// error when it is too much. An error should be a *SpecError.
 	Resolve(spec Spec, d *dataset.Dataset) (Spec, time.Duration, string, error)
 	// Run runs a resolved spec on d: it stops with ctx's error once ctx
 	// is done, checked at least between repeats, and calls progress with
 	// the repeats finished so far in all its policies.
 	Run(ctx context.Context, spec Spec, d *dataset.Dataset, progress func(repeats int)) (*Result, error)
+}
+
+// A Sharer is a Kind whose results also carry metrics and facts that
+// another kind defines, such as the refresh kind's freshness: Register
+// adds the kind to their Kinds.
+type Sharer interface {
+	Shared() (metrics, facts []string)
+}
+
+// A Streamer is a Kind whose repeats draw their random numbers as the
+// refresh kind's do, repeat r of a policy from Stream(seed, id, r): two
+// policies' repeats share nothing, and labelled copies of one policy share
+// everything. A report then says so after the kind's Design.
+type Streamer interface {
+	Streams()
 }
 
 // registered are the kinds of Register, in the order they registered.
@@ -92,6 +109,23 @@ func Register(k Kind) {
 		}
 		f.Kinds = []string{id}
 		Facts = append(Facts, f)
+	}
+	if s, ok := k.(Sharer); ok {
+		ms, fs := s.Shared()
+		for _, m := range ms {
+			i := slices.IndexFunc(Metrics, func(x Metric) bool { return x.ID == m })
+			if i < 0 {
+				panic("lab: kind " + id + " shares metric " + m + ", which no kind has")
+			}
+			Metrics[i].Kinds = append(slices.Clone(Metrics[i].Kinds), id)
+		}
+		for _, f := range fs {
+			i := slices.IndexFunc(Facts, func(x Fact) bool { return x.ID == f })
+			if i < 0 {
+				panic("lab: kind " + id + " shares fact " + f + ", which no kind has")
+			}
+			Facts[i].Kinds = append(slices.Clone(Facts[i].Kinds), id)
+		}
 	}
 	registered = append(registered, k)
 }
@@ -177,7 +211,7 @@ func checkPolicyCount(spec Spec, noun, nouns, ids string) error {
 }
 
 // resolveKind makes the shared checks of a spec of the registered kind k,
-// then k's own, and bounds the work.
+// then k's own, and bounds the work of the spec and its sweep's runs.
 func (l *Lab) resolveKind(k Kind, spec Spec) (Spec, *dataset.Dataset, error) {
 	d, err := l.lookupDataset(spec)
 	if err != nil {
@@ -186,13 +220,18 @@ func (l *Lab) resolveKind(k Kind, spec Spec) (Spec, *dataset.Dataset, error) {
 	if err := checkRepeats(&spec, k.DefaultRepeats()); err != nil {
 		return spec, nil, err
 	}
-	if err := checkPolicyCount(spec, "policy", "policies", l.policyIDsOf(k.ID())); err != nil {
+	one, many := k.Nouns()
+	if err := checkPolicyCount(spec, one, many, l.policyIDsOf(k.ID())); err != nil {
 		return spec, nil, err
 	}
+	points := 1
 	if spec.Sweep != nil {
-		return spec, nil, specErr("sweep", "the %s kind has no sweeps: run one spec per value", k.ID())
+		if err := checkSweep(spec.Sweep); err != nil {
+			return spec, nil, err
+		}
+		points += len(spec.Sweep.Values)
 	}
-	ps, err := l.checkPolicies(spec.Policies, k.ID(), "policy")
+	ps, err := l.checkPolicies(spec.Policies, k.ID(), one)
 	if err != nil {
 		return spec, nil, err
 	}
@@ -201,23 +240,40 @@ func (l *Lab) resolveKind(k Kind, spec Spec) (Spec, *dataset.Dataset, error) {
 	if err != nil {
 		return spec, nil, err
 	}
-	if work > MaxWork {
+	if work *= time.Duration(points); work > MaxWork {
 		return spec, nil, specErr("repeats", "too much work: %s would take about %v, more than the %v a run may take; use fewer repeats",
 			what, work.Round(time.Second), MaxWork)
 	}
 	return spec, d, nil
 }
 
-// runKind resolves and runs a spec of the registered kind k.
+// runKind resolves and runs a spec of the registered kind k, and its
+// sweep.
 func (l *Lab) runKind(k Kind, spec Spec, w *watch) (*Result, error) {
 	spec, d, err := l.resolveKind(k, spec)
 	if err != nil {
 		return nil, err
 	}
 	start := w.done
-	return k.Run(w.ctx, spec, d, func(n int) {
+	ctx := l.envFor(w, d)
+	res, err := k.Run(ctx, spec, d, func(n int) {
 		if start+n > w.done {
 			w.add(start + n - w.done)
 		}
 	})
+	if err != nil {
+		return nil, err
+	}
+	if spec.Sweep != nil {
+		if res.Sweep, err = l.runSweep(spec, w); err != nil {
+			return nil, err
+		}
+		if f, ok := k.(SweepFinisher); ok {
+			if err := f.FinishSweep(ctx, res, d); err != nil {
+				return nil, err
+			}
+		}
+	}
+	pairedValues(res)
+	return res, nil
 }

@@ -12,9 +12,11 @@ import (
 	"testing"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
+	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/sampling"
+	"github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 	"github.com/refreshlab/refreshlab/core/synth"
 )
 
@@ -614,7 +616,7 @@ func TestMetrics(t *testing.T) {
 	if _, ok := lab.FactByID("nonesuch"); ok {
 		t.Error("FactByID found an unknown id")
 	}
-	if s := pr.Metric(lab.MetricMAD); s.N != 0 || !math.IsNaN(s.Mean) {
+	if s := pr.Metric(estimatekind.MetricMAD); s.N != 0 || !math.IsNaN(s.Mean) {
 		t.Errorf("a refresh result's MAD %+v, want a summary of nothing", s)
 	}
 	if e, ok := pr.Fact(lab.FactExpectedChangeRatio); ok {
@@ -764,8 +766,8 @@ func TestWorkIsWeighedByCost(t *testing.T) {
 func TestResultsCarryTheirKindsMetrics(t *testing.T) {
 	specs := []lab.Spec{
 		{Dataset: lab.DatasetRef{ID: "taleghani-example"}, Budget: 100, Repeats: 3, Policies: []lab.PolicySpec{{ID: "site-greedy"}, {ID: "random"}}},
-		estSpec(&lab.EstimateSpec{Pages: 50, Epochs: 4}, "mle", "pseudo-mle"),
-		{Kind: lab.KindSchedule, Dataset: lab.DatasetRef{ID: "cho-garcia-molina-5"}, Budget: 5, Repeats: 2, Policies: []lab.PolicySpec{{ID: "uniform"}}},
+		{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 3, Seed: 4, Policies: ids("mle", "pseudo-mle"), Estimate: &lab.EstimateSpec{Pages: 50, Epochs: 4}},
+		{Kind: schedulekind.ID, Dataset: lab.DatasetRef{ID: "cho-garcia-molina-5"}, Budget: 5, Repeats: 2, Policies: []lab.PolicySpec{{ID: "uniform"}}},
 	}
 	for _, spec := range specs {
 		res := run(t, spec)

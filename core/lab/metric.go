@@ -26,24 +26,6 @@ const (
 	// MetricSiteAccuracy is 1 − |estimated − true change fraction| averaged
 	// over sites, for policies that estimate sites (Al-Qaaideh Table 4.2).
 	MetricSiteAccuracy = "siteAccuracy"
-
-	// MetricMAD is the median absolute deviation of the estimated rates
-	// from the true ones, pooled over the first epochs (Grimes & Ford §4.2).
-	MetricMAD = "mad"
-	// MetricMADPeriod is the median absolute error in the change period,
-	// |1/λ̂ − 1/λ| in hours, pooled over the first epochs: Grimes & Ford
-	// §5 and Fig. 7 measure error this way, in the paper's unit.
-	MetricMADPeriod = "madPeriod"
-	// MetricEdgeShare is the share of estimates in an edge case.
-	MetricEdgeShare = "edgeShare"
-	// MetricRateEstimate is the mean estimated rate, per epoch; its
-	// headline is the last epoch's.
-	MetricRateEstimate = "estimate"
-
-	// MetricHarmonic is Kolobov et al.'s harmonic staleness (schedules).
-	MetricHarmonic = "harmonic"
-	// MetricSyncsPerDay is the syncs a schedule spent per day.
-	MetricSyncsPerDay = "syncsPerDay"
 )
 
 // Fact ids: single numbers a run derives, without an interval, carried in
@@ -52,13 +34,6 @@ const (
 	FactExpectedChangeRatio = "expectedChangeRatio"
 	FactExpectedFreshness   = "expectedFreshness"
 	FactExpectedAge         = "expectedAge"
-	FactExpectedHarmonic    = "expectedHarmonic"
-	FactExpectedEstimate    = "expectedEstimate"
-	FactEdgeFirst           = "edgeFirst"
-	FactMADLast             = "madLast"
-	FactBestInitial         = "bestInitial"
-	FactPseudoChanged       = "pseudoChanged"
-	FactPseudoUnchanged     = "pseudoUnchanged"
 )
 
 // Metric describes a measure of a run, for charts, readouts and live
@@ -90,20 +65,15 @@ type Fact struct {
 	Kinds []string `json:"kinds"`
 }
 
-var (
-	refreshKinds  = []string{KindRefresh}
-	scheduleKinds = []string{KindSchedule}
-	estimateKinds = []string{KindEstimate}
-	bothKinds     = []string{KindRefresh, KindSchedule}
-)
+var refreshKinds = []string{KindRefresh}
 
 // Metrics lists every metric of every kind.
 var Metrics = []Metric{
-	{ID: MetricChangeRatio, Name: "ChangeRatio", Unit: "ratio", Max: 1, Better: "higher", Kinds: bothKinds, Exact: FactExpectedChangeRatio,
+	{ID: MetricChangeRatio, Name: "ChangeRatio", Unit: "ratio", Max: 1, Better: "higher", Kinds: refreshKinds, Exact: FactExpectedChangeRatio,
 		Help: "Share of the cycle's downloads that found the page changed (Taleghani & Ugur-Ozekinci eq. 1)."},
-	{ID: MetricFreshness, Name: "Freshness", Unit: "ratio", Max: 1, Better: "higher", Kinds: bothKinds, Exact: FactExpectedFreshness,
+	{ID: MetricFreshness, Name: "Freshness", Unit: "ratio", Max: 1, Better: "higher", Kinds: refreshKinds, Exact: FactExpectedFreshness,
 		Help: "Share of all pages whose copy is up to date at the end of the cycle (Taleghani & Ugur-Ozekinci eq. 3); for schedules, averaged over time."},
-	{ID: MetricAge, Name: "Age", Unit: "cycle", Better: "lower", Kinds: bothKinds, Exact: FactExpectedAge,
+	{ID: MetricAge, Name: "Age", Unit: "cycle", Better: "lower", Kinds: refreshKinds, Exact: FactExpectedAge,
 		Help: "Mean time since the first change a copy misses, 0 for fresh copies, at the end of the cycle (Taleghani & Ugur-Ozekinci eq. 5); for schedules, averaged over time, in days."},
 	{ID: MetricCaughtRIR, Name: "RIR", Unit: "ratio", Max: 1, Better: "higher", Kinds: refreshKinds,
 		Help: "Share of the changes that happened which the crawler caught: a change counts as caught when its page is downloaded after it and before it changes again, and as lost when it changes again first (the returned information ratio of Pandey, Ramamritham & Chakrabarti §5.1, under their complete-loss assumption). Each change counts its page's weight where the dataset gives weights, else 1. ChangeRatio divides the changes caught by the downloads spent; RIR divides them by the changes there were to catch, so a small budget can score a high ChangeRatio and a low RIR."},
@@ -111,57 +81,21 @@ var Metrics = []Metric{
 		Help: "Pages downloaded per cycle, samples included."},
 	{ID: MetricSiteAccuracy, Name: "Site accuracy", Unit: "ratio", Max: 1, Better: "higher", Kinds: refreshKinds,
 		Help: "1 − |estimated − true change fraction|, averaged over sites, for policies that estimate each site's change (Al-Qaaideh Table 4.2)."},
-	{ID: MetricMAD, Name: "MAD", Unit: "per day", Better: "lower", Kinds: estimateKinds,
-		Help: "Median over pages of |estimated − true rate|, changes per day, pooled over the first epochs (Grimes & Ford §4.2, Fig. 4); per epoch on epoch charts."},
-	{ID: MetricMADPeriod, Name: "MAD of the period", Unit: "hour", Better: "lower", Kinds: estimateKinds,
-		Help: "Median over pages of |1/estimated − 1/true rate|, the error in the change period in hours, pooled over the first epochs (Grimes & Ford §5, Fig. 7's unit): it weighs slow pages, whose periods are long, where MAD weighs fast ones; per epoch on epoch charts."},
-	{ID: MetricEdgeShare, Name: "Edge share", Unit: "ratio", Max: 1, Better: "lower", Kinds: estimateKinds,
-		Help: "Share of estimates in an edge case, nothing or everything changed (Grimes & Ford §3.3, Fig. 2), pooled over the first epochs; per epoch on epoch charts."},
-	{ID: MetricRateEstimate, Name: "Mean estimate", Unit: "per day", Better: "closer to the true rate", Kinds: estimateKinds, Exact: FactExpectedEstimate,
-		Help: "Mean over pages of the estimated rate, changes per day, after the last epoch; per epoch on epoch charts."},
-	{ID: MetricHarmonic, Name: "Harmonic staleness", Unit: "", Better: "lower", Kinds: scheduleKinds, Exact: FactExpectedHarmonic,
-		Help: "Time-averaged H(N) = 1 + 1/2 + … + 1/N for the N changes the copy misses (Kolobov et al., NeurIPS 2019): every missed change costs, each less than the one before."},
-	{ID: MetricSyncsPerDay, Name: "Syncs per day", Unit: "per day", Better: "", Kinds: scheduleKinds,
-		Help: "Syncs the schedule spent per day, over all pages (adaptive rules set their own)."},
 }
 
 // Facts lists every fact of every kind.
 var Facts = []Fact{
-	{ID: FactExpectedChangeRatio, Name: "Exact expectation of ChangeRatio", Unit: "ratio", Kinds: bothKinds,
+	{ID: FactExpectedChangeRatio, Name: "Exact expectation of ChangeRatio", Unit: "ratio", Kinds: refreshKinds,
 		Help: "The exact expected ChangeRatio of a one-cycle run, summed over every possible sample; of a schedule, the plan's."},
-	{ID: FactExpectedFreshness, Name: "Exact expectation of freshness", Unit: "ratio", Kinds: scheduleKinds,
-		Help: "The plan's exact expected time-averaged freshness (Cho & Garcia-Molina), where the plan is the same in every repeat."},
-	{ID: FactExpectedAge, Name: "Exact expectation of age", Unit: "day", Kinds: scheduleKinds,
-		Help: "The plan's exact expected time-averaged age, in days."},
-	{ID: FactExpectedHarmonic, Name: "Exact expectation of harmonic staleness", Unit: "", Kinds: scheduleKinds,
-		Help: "The plan's exact expected harmonic staleness."},
-	{ID: FactExpectedEstimate, Name: "Exact expectation of the estimate", Unit: "per day", Kinds: estimateKinds,
-		Help: "The exact expected estimate after the last crawl, for one true rate crawled at a fixed interval."},
-	{ID: FactEdgeFirst, Name: "Edge share after the first crawl", Unit: "ratio", Kinds: estimateKinds,
-		Help: "Share of estimates in an edge case after the first crawl epoch, mean over repeats."},
-	{ID: FactMADLast, Name: "MAD after the last crawl", Unit: "per day", Kinds: estimateKinds,
-		Help: "MAD after the last crawl epoch, mean over repeats."},
-	{ID: FactBestInitial, Name: "Best first interval", Unit: "day", Kinds: estimateKinds,
-		Help: "The first crawl interval of the sweep with the lowest MAD, for estimators whose MAD depends on it."},
-	{ID: FactPseudoChanged, Name: "Changed pseudo-interval", Unit: "day", Kinds: estimateKinds,
-		Help: "Length of the changed pseudo-interval the estimator used (Grimes & Ford §4.4)."},
-	{ID: FactPseudoUnchanged, Name: "Unchanged pseudo-interval", Unit: "day", Kinds: estimateKinds,
-		Help: "Length of the unchanged pseudo-interval the estimator used (Grimes & Ford §4.4)."},
 }
 
 // Headline returns the id of the metric a kind's results are compared by
 // unless another is chosen: ChangeRatio for refresh cycles (Taleghani &
-// Ugur-Ozekinci's measure), time-averaged freshness for schedules (the
-// objective of Cho & Garcia-Molina's optimal schedule) and the pooled MAD
-// for estimators (Grimes & Ford §4.2); "" for an unknown kind.
+// Ugur-Ozekinci's measure), a registered kind's own (Kind.Headline); ""
+// for an unknown kind.
 func Headline(kind string) string {
-	switch kind {
-	case KindRefresh, "":
+	if kind == KindRefresh || kind == "" {
 		return MetricChangeRatio
-	case KindSchedule:
-		return MetricFreshness
-	case KindEstimate:
-		return MetricMAD
 	}
 	if k, ok := kindByID(kind); ok {
 		return k.Headline()
@@ -228,6 +162,10 @@ func (p PolicyResult) Fact(id string) (float64, bool) {
 	v, ok := p.Facts[id]
 	return v, ok
 }
+
+// SetFact records fact id when x is a number (NaN and ±Inf are none), for
+// a kind's Run.
+func (p *PolicyResult) SetFact(id string, x float64) { p.setFact(id, x) }
 
 // setFact records fact id when x is a number (NaN and ±Inf are none).
 func (p *PolicyResult) setFact(id string, x float64) {

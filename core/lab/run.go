@@ -34,7 +34,8 @@ type Result struct {
 	Policies []PolicyResult `json:"policies"`
 	// Sweep holds the runs at each value of the spec's sweep, if it has one.
 	Sweep *SweepResult `json:"sweep,omitempty"`
-	// Schedule describes a schedule run's truth (schedule kind only).
+	// Schedule describes a schedule run's truth (schedule kind only,
+	// core/schedule/schedulekind).
 	Schedule *ScheduleResult `json:"schedule,omitempty"`
 	// Work says in a phrase what ran ("3 policies × 10 repeats × 21 days
 	// of 300 pages"), and About in a sentence or two how to read the
@@ -123,10 +124,6 @@ func (l *Lab) Resolve(spec Spec) (Spec, *dataset.Dataset, error) {
 	}
 	switch spec.Kind {
 	case KindRefresh:
-	case KindEstimate:
-		return l.resolveEstimate(spec)
-	case KindSchedule:
-		return l.resolveSchedule(spec)
 	default:
 		if k, ok := kindByID(spec.Kind); ok {
 			return l.resolveKind(k, spec)
@@ -205,6 +202,8 @@ type watch struct {
 	ctx      context.Context
 	progress func(repeats int)
 	done     int
+	shared   map[string]any // RunEnv.Shared
+	inSweep  bool           // RunEnv.InSweep
 }
 
 // stopped returns the context's error once it is done.
@@ -219,12 +218,6 @@ func (w *watch) add(n int) {
 }
 
 func (l *Lab) run(spec Spec, w *watch) (res *Result, err error) {
-	if spec.Kind == KindEstimate {
-		return l.runEstimate(spec, w)
-	}
-	if spec.Kind == KindSchedule {
-		return l.runSchedule(spec, w)
-	}
 	if k, ok := kindByID(spec.Kind); ok {
 		return l.runKind(k, spec, w)
 	}

@@ -201,7 +201,7 @@ func TestSplitDeclines(t *testing.T) {
 			return Spec{Dataset: DatasetRef{ID: "tiny-upload"}, Budget: 1, Repeats: 2, Seed: 3, Policies: []PolicySpec{{ID: "random"}, {ID: "round-robin"}}}
 		}, 0},
 		{"not a refresh run", measured, func() Spec {
-			return Spec{Kind: KindEstimate, Dataset: DatasetRef{ID: "tan-webarchive-small"}}
+			return Spec{Kind: "estimate", Dataset: DatasetRef{ID: "tan-webarchive-small"}}
 		}, 0},
 		{"bad spec", measured, func() Spec { s := shareSpec(); s.Budget = -1; return s }, 0},
 	}

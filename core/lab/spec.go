@@ -11,16 +11,14 @@ import (
 	"github.com/refreshlab/refreshlab/core/param"
 )
 
-// Experiment kinds.
-const (
-	KindRefresh  = "refresh"  // batch refresh cycles under a download budget
-	KindEstimate = "estimate" // change-rate estimators on censored histories (Grimes & Ford)
-)
+// KindRefresh is the lab's own experiment kind: batch refresh cycles
+// under a download budget.
+const KindRefresh = "refresh"
 
 // Kinds lists the experiment kinds, for GET /api/policies: the lab's own,
 // then the registered ones (Register).
 func Kinds() []string {
-	ks := []string{KindRefresh, KindEstimate, KindSchedule}
+	ks := []string{KindRefresh}
 	for _, k := range registered {
 		ks = append(ks, k.ID())
 	}
@@ -46,7 +44,8 @@ type Spec struct {
 	Sweep *Sweep `json:"sweep,omitempty"`
 	// Estimate holds the estimate kind's own fields (see EstimateSpec).
 	Estimate *EstimateSpec `json:"estimate,omitempty"`
-	// Schedule holds the schedule kind's own fields (see ScheduleSpec).
+	// Schedule holds the schedule kind's own fields (see ScheduleSpec and
+	// core/schedule/schedulekind).
 	Schedule *ScheduleSpec `json:"schedule,omitempty"`
 	// Monitor holds the monitor kind's own fields (see MonitorSpec).
 	Monitor *MonitorSpec `json:"monitor,omitempty"`
@@ -116,3 +115,7 @@ func (e *SpecError) Error() string {
 func specErr(field, format string, args ...any) *SpecError {
 	return &SpecError{Field: field, Msg: fmt.Sprintf(format, args...)}
 }
+
+// SpecErrorf returns the SpecError of field whose message is format with
+// args, for a kind's checks (Kind.Resolve).
+func SpecErrorf(field, format string, args ...any) *SpecError { return specErr(field, format, args...) }

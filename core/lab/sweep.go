@@ -46,23 +46,15 @@ func (l *Lab) With(spec Spec, field string, v float64) (Spec, error) {
 	if f.Type == param.Int && (v != math.Trunc(v) || math.Abs(v) > 1<<53) {
 		return spec, fmt.Errorf("%s takes whole numbers, got %v", field, v)
 	}
-	out, err := f.Set(spec, v)
-	if err != nil {
-		return out, err
-	}
-	if out.Estimate != nil {
-		// A sweep's estimate runs draw no single-page paths.
-		es := *out.Estimate
-		es.inSweep = true
-		out.Estimate = &es
-	}
-	return out, nil
+	return f.Set(spec, v)
 }
 
 // runSweep runs spec at every value of its sweep.
 func (l *Lab) runSweep(spec Spec, w *watch) (*SweepResult, error) {
 	sw := spec.Sweep
 	sr := &SweepResult{Field: sw.Field, Values: sw.Values}
+	defer func(was bool) { w.inSweep = was }(w.inSweep)
+	w.inSweep = true
 	n := len(sw.Values)
 	for k, v := range sw.Values {
 		s, err := l.With(spec, sw.Field, v)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/param"
 )
@@ -132,7 +133,7 @@ func TestSweepLabelledCopy(t *testing.T) {
 func TestEstimateSweepMatchesSeparateRuns(t *testing.T) {
 	l := lab.New()
 	base := lab.Spec{
-		Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 3, Seed: 4,
+		Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 3, Seed: 4,
 		Policies: []lab.PolicySpec{{ID: "mle"}, {ID: "naive"}},
 		Estimate: &lab.EstimateSpec{Pages: 150, Epochs: 12, Pool: 4},
 	}

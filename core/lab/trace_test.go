@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
+	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/stat"
 )
@@ -369,7 +370,7 @@ func TestTraceLimits(t *testing.T) {
 		{"too many cells", long, "random", 0, 0, "maxPages", "300 pages × 1,000 cycles is 300,000 page-cycles, over the limit of 250,000: ask for at most 250 pages"},
 		{"one too many", long, "random", 0, 251, "maxPages", "251 pages × 1,000 cycles"},
 		{"bad spec", lab.Spec{Dataset: lab.DatasetRef{ID: "nope"}, Policies: ids("random")}, "random", 0, 0, "dataset.id", "unknown dataset"},
-		{"another kind", lab.Spec{Kind: lab.KindEstimate}, "mle", 0, 0, "kind", "refresh experiment"},
+		{"another kind", lab.Spec{Kind: estimatekind.ID}, "mle", 0, 0, "kind", "refresh experiment"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/refresh"
+	"github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 	"github.com/refreshlab/refreshlab/core/stat"
 )
 
@@ -32,9 +33,7 @@ func methods(r *Report, res *lab.Result, catalog []refresh.Descriptor) string {
 	}
 
 	noun := map[string][2]string{
-		lab.KindRefresh:  {"refresh policy", "refresh policies"},
-		lab.KindSchedule: {"schedule", "schedules"},
-		lab.KindEstimate: {"change-rate estimator", "change-rate estimators"},
+		lab.KindRefresh: {"refresh policy", "refresh policies"},
 	}[kind]
 	k, registered := lab.KindByID(kind)
 	if registered {
@@ -68,17 +67,14 @@ func methods(r *Report, res *lab.Result, catalog []refresh.Descriptor) string {
 	case lab.KindRefresh:
 		sentence("Over %s, each %s a policy downloaded %s (its budget) and learnt, for each, whether the page had changed since its last download.",
 			count(spec.Cycles, unit, unit+"s"), unit, count(spec.Budget, "page", "pages"))
-	case lab.KindSchedule:
-		if ss := spec.Schedule; ss != nil && ss.Warmup != nil {
-			sentence("Each schedule was given %s per day, and its syncs were simulated in continuous time for %g days after %g days of warm-up; the policies that plan with change rates were given %s.",
-				count(spec.Budget, "sync", "syncs"), ss.Days, *ss.Warmup, ratesText(ss.Rates))
-		}
-	case lab.KindEstimate:
-		sentence("What ran: %s.", res.Work)
 	}
+	_, streams := k.(lab.Streamer)
 	if registered {
-		sentence("%s", k.Design(res))
-	} else {
+		if design := k.Design(res); design != "" {
+			sentence("%s", design)
+		}
+	}
+	if !registered || streams {
 		sentence("Each ran %s with seed %d. Each repeat draws its own random stream (PCG seeded with the seed, the stream chosen by the policy's id and the repeat), and the dataset's changes are the same in every repeat.",
 			count(spec.Repeats, "time", "times"), spec.Seed)
 	}
@@ -87,7 +83,9 @@ func methods(r *Report, res *lab.Result, catalog []refresh.Descriptor) string {
 	}
 	descs := map[string]refresh.Descriptor{}
 	for _, c := range catalog {
-		descs[c.ID] = c
+		if cmp.Or(c.Kind, lab.KindRefresh) == kind { // kinds may share an id, such as uniform
+			descs[c.ID] = c
+		}
 	}
 	var list []string
 	for _, p := range res.Policies {
@@ -114,7 +112,7 @@ func methods(r *Report, res *lab.Result, catalog []refresh.Descriptor) string {
 	switch kind {
 	case lab.KindRefresh:
 		over = fmt.Sprintf(", averaged over the %s of a repeat", count(spec.Cycles, unit, unit+"s"))
-	case lab.KindSchedule:
+	case schedulekind.ID:
 		over = ", averaged over the simulated time of a repeat"
 	}
 	sentence("We report %s (%s)%s, as its mean over the repeats with a 95%% Student-t interval, mean ± t(0.975, n − 1)·s/√n, and rank the policies by that mean (%s is better).",
@@ -134,7 +132,7 @@ func methods(r *Report, res *lab.Result, catalog []refresh.Descriptor) string {
 		}
 		withheld = withheld || stat.Withheld(row.Value)
 	}
-	if welch && registered {
+	if welch && registered && !streams {
 		sentence("These differences have Welch's 95%% interval for independent means, on the Welch–Satterthwaite degrees of freedom.")
 	} else if welch {
 		sentence("Repeat r of one policy and repeat r of another share no random number, so pairing them would remove no variance: these differences have Welch's 95%% interval for independent means, on the Welch–Satterthwaite degrees of freedom.")
@@ -157,14 +155,6 @@ func lowerFirst(s string) string {
 		r[0] = unicode.ToLower(r[0])
 	}
 	return string(r)
-}
-
-// ratesText says what the rates a schedule plans with are.
-func ratesText(rates string) string {
-	if rates == "" || rates == lab.RatesOracle {
-		return "the true rates"
-	}
-	return "the rates the " + rates + " estimator made from their own observations"
 }
 
 // paramsText writes a policy's parameters as name = value, by name.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
+	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/report"
 	"github.com/refreshlab/refreshlab/core/stat"
@@ -125,7 +126,7 @@ func TestErrors(t *testing.T) {
 		want string
 	}{
 		{report.Options{Metric: "nonsense"}, `unknown metric "nonsense" for a refresh run (expected one of changeRatio, freshness, age, caughtRir, siteAccuracy)`},
-		{report.Options{Metric: lab.MetricMAD}, `unknown metric "mad"`},
+		{report.Options{Metric: estimatekind.MetricMAD}, `unknown metric "mad"`},
 		{report.Options{Metric: lab.MetricDownloads}, "downloads has no better direction"},
 		{report.Options{Reference: "zz"}, `unknown reference policy "zz" (expected one of b, a, oracle, copy)`},
 	} {
@@ -282,14 +283,14 @@ func TestTable(t *testing.T) {
 func TestTiedMedians(t *testing.T) {
 	tied := []float64{0.0986, 0.0986, 0.0986}
 	pol := func(id, label string, s stat.Summary, values []float64) lab.PolicyResult {
-		p := lab.PolicyResult{ID: id, Label: label, Name: id + label, Metrics: map[string]stat.Summary{lab.MetricMAD: s}}
+		p := lab.PolicyResult{ID: id, Label: label, Name: id + label, Metrics: map[string]stat.Summary{estimatekind.MetricMAD: s}}
 		if values != nil {
-			p.Values = map[string][]float64{lab.MetricMAD: values}
+			p.Values = map[string][]float64{estimatekind.MetricMAD: values}
 		}
 		return p
 	}
 	res := &lab.Result{
-		Spec:    lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "d"}, Repeats: 3, Seed: 4},
+		Spec:    lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "d"}, Repeats: 3, Seed: 4},
 		Dataset: dataset.Info{ID: "d", Name: "Hand", Pages: 50, Sites: 1, Cycles: 2, CycleUnit: "day"},
 		Policies: []lab.PolicyResult{
 			pol("mle", "", stat.SummarizeMedians(tied), tied),
@@ -299,7 +300,7 @@ func TestTiedMedians(t *testing.T) {
 			pol("exact2", "twin", stat.Summarize([]float64{0.5, 0.5, 0.5}), nil),
 		},
 	}
-	r, err := report.New(res, nil, report.Options{Metric: lab.MetricMAD, Reference: "mle", Version: "v9", Date: day})
+	r, err := report.New(res, nil, report.Options{Metric: estimatekind.MetricMAD, Reference: "mle", Version: "v9", Date: day})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +312,7 @@ func TestTiedMedians(t *testing.T) {
 			t.Errorf("%s − mle = %+v: want no interval against the tied median (paired for the copy only)", row.Key, d)
 		}
 	}
-	r2, err := report.New(res, nil, report.Options{Metric: lab.MetricMAD, Reference: "exact", Version: "v9", Date: day})
+	r2, err := report.New(res, nil, report.Options{Metric: estimatekind.MetricMAD, Reference: "exact", Version: "v9", Date: day})
 	if err != nil {
 		t.Fatal(err)
 	}

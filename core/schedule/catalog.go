@@ -14,7 +14,10 @@ const (
 // Descriptor names a schedule, documents it and builds it from parameter
 // values, for the lab's catalog (GET /api/policies).
 type Descriptor struct {
-	ID      string        `json:"id"`
+	ID string `json:"id"`
+	// LabID is the schedule's id in the lab's schedule experiments (the
+	// names its lessons and specs use); "" keeps it out of them.
+	LabID   string        `json:"labId,omitempty"`
 	Name    string        `json:"name"`
 	Paper   string        `json:"paper"`
 	Summary string        `json:"summary"`
@@ -57,7 +60,7 @@ func spacingOf(v param.Values) (Spacing, error) { return ParseSpacing(v.String("
 func Descriptors() []Descriptor {
 	return []Descriptor{
 		{
-			ID: "cgm-uniform", Name: "Uniform", Type: TypeAllocation,
+			ID: "cgm-uniform", LabID: "uniform", Name: "Uniform", Type: TypeAllocation,
 			Paper:   "Cho & Garcia-Molina, SIGMOD 2000 / TODS 2003 (uniform policy)",
 			Summary: "Every page gets the same share of the budget, B/N syncs per day, whatever its change rate.",
 			Params:  []param.Param{spacingParam},
@@ -67,7 +70,7 @@ func Descriptors() []Descriptor {
 			},
 		},
 		{
-			ID: "cgm-proportional", Name: "Proportional", Type: TypeAllocation, UsesRates: true,
+			ID: "cgm-proportional", LabID: "proportional", Name: "Proportional", Type: TypeAllocation, UsesRates: true,
 			Paper:   "Cho & Garcia-Molina, SIGMOD 2000 / TODS 2003 (proportional policy)",
 			Summary: "Each page is synced in proportion to its change rate. It sounds right and loses to uniform on freshness and on age.",
 			Params:  []param.Param{spacingParam},
@@ -77,42 +80,42 @@ func Descriptors() []Descriptor {
 			},
 		},
 		{
-			ID: "cgm-optimal-freshness", Name: "Optimal for freshness", Type: TypeAllocation, UsesRates: true,
+			ID: "cgm-optimal-freshness", LabID: "cho-optimal-freshness", Name: "Optimal for freshness", Type: TypeAllocation, UsesRates: true,
 			Paper:     "Cho & Garcia-Molina, SIGMOD 2000 / TODS 2003 (optimal allocation, Lagrange condition dF/df = μ)",
 			Summary:   "Maximises mean freshness: equal marginal freshness for every synced page; pages that change too often (1/λ ≤ μ) are given up.",
 			Params:    []param.Param{},
 			NewPolicy: func(param.Values) (Policy, error) { return ChoFreshness{}, nil },
 		},
 		{
-			ID: "cgm-optimal-age", Name: "Optimal for age", Type: TypeAllocation, UsesRates: true,
+			ID: "cgm-optimal-age", LabID: "cho-optimal-age", Name: "Optimal for age", Type: TypeAllocation, UsesRates: true,
 			Paper:     "Cho & Garcia-Molina, TODS 2003 (age metric); Lagrange condition derived here",
 			Summary:   "Minimises mean age: equal marginal age for every page; every changing page is synced, the fastest ones at a capped rate.",
 			Params:    []param.Param{},
 			NewPolicy: func(param.Values) (Policy, error) { return ChoAge{}, nil },
 		},
 		{
-			ID: "olston-pandey", Name: "Utility threshold", Type: TypeAllocation, UsesRates: true,
+			ID: "olston-pandey", LabID: "olston-pandey", Name: "Utility threshold", Type: TypeAllocation, UsesRates: true,
 			Paper:     "Olston & Pandey, WWW 2008 (utility U(t) = 1/λ − (t + 1/λ)e^{−λt})",
 			Summary:   "Refreshes a page when the utility of refreshing it reaches one threshold for all pages, set so the budget is spent: the same schedule as Cho & Garcia-Molina's optimum, as an easy rule.",
 			Params:    []param.Param{},
 			NewPolicy: func(param.Values) (Policy, error) { return OlstonPandey{}, nil },
 		},
 		{
-			ID: "azar-weighted", Name: "Request-weighted freshness", Type: TypeAllocation, UsesRates: true, UsesWeights: true,
+			ID: "azar-weighted", LabID: "azar", Name: "Request-weighted freshness", Type: TypeAllocation, UsesRates: true, UsesWeights: true,
 			Paper:     "Azar, Horvitz, Lubetzky, Peres & Shahaf, PNAS 2018",
 			Summary:   "Poisson crawls that maximise the share of requests finding a fresh copy: ρ = max(0, √(μΔ/λ) − Δ); rarely requested, fast-changing pages get nothing.",
 			Params:    []param.Param{},
 			NewPolicy: func(param.Values) (Policy, error) { return Azar{}, nil },
 		},
 		{
-			ID: "lambdacrawl", Name: "LambdaCrawl", Type: TypeAllocation, UsesRates: true, UsesWeights: true,
+			ID: "lambdacrawl", LabID: "lambda-crawl", Name: "LambdaCrawl", Type: TypeAllocation, UsesRates: true, UsesWeights: true,
 			Paper:     "Kolobov, Peres, Lu & Horvitz, NeurIPS 2019 (harmonic staleness)",
 			Summary:   "Poisson crawls that minimise request-weighted harmonic staleness: ρ = (−Δ + √(Δ² + 4μΔ/λ))/2, positive for every page, so none starves.",
 			Params:    []param.Param{},
 			NewPolicy: func(param.Values) (Policy, error) { return LambdaCrawl{}, nil },
 		},
 		{
-			ID: "lambdacrawl-approx", Name: "LambdaCrawlApprox", Type: TypeAllocation, UsesWeights: true,
+			ID: "lambdacrawl-approx", LabID: "lambda-crawl-approx", Name: "LambdaCrawlApprox", Type: TypeAllocation, UsesWeights: true,
 			Paper:     "Kolobov, Peres, Lu & Horvitz, NeurIPS 2019",
 			Summary:   "Crawl rates proportional to request rates, ρ ∝ μ: LambdaCrawl's limit when pages change faster than they are crawled, needing no change rates.",
 			Params:    []param.Param{},
@@ -131,7 +134,7 @@ func interval(name, label, help string, def, lo, hi float64) param.Param {
 func nutchDescriptor() Descriptor {
 	d := NutchDefault
 	return Descriptor{
-		ID: "nutch-adaptive", Name: "Apache Nutch AdaptiveFetchSchedule", Type: TypeAdaptive,
+		ID: "nutch-adaptive", LabID: "nutch", Name: "Apache Nutch AdaptiveFetchSchedule", Type: TypeAdaptive,
 		Paper:   "Apache Nutch 1.x, org.apache.nutch.crawl.AdaptiveFetchSchedule with CrawlDbReducer's forced re-fetch and Generator's pull-back; defaults from nutch-default.xml",
 		Summary: "Shrinks a page's interval by DEC when a visit finds a change and stretches it by INC when not; SYNC_DELTA also pulls the next visit earlier after a quiet spell; past 90 days the crawler forces a re-fetch.",
 		Params: []param.Param{
@@ -172,7 +175,7 @@ func nutchValues(r Nutch) param.Values {
 func heritrixDescriptor() Descriptor {
 	d := HeritrixDefault
 	return Descriptor{
-		ID: "heritrix-wait", Name: "Heritrix 1.x WaitEvaluator", Type: TypeAdaptive,
+		ID: "heritrix-wait", LabID: "heritrix", Name: "Heritrix 1.x WaitEvaluator", Type: TypeAdaptive,
 		Paper:   "Heritrix 1.x adaptive revisiting, org.archive.crawler.postprocessor.WaitEvaluator (defaults)",
 		Summary: "Divides a page's wait by 1.5 when a visit finds a change and multiplies it by 1.5 when not, between 1 hour and 4 weeks.",
 		Params: []param.Param{
@@ -198,7 +201,7 @@ func heritrixDescriptor() Descriptor {
 func stormDescriptor() Descriptor {
 	d := StormCrawlerDefault
 	return Descriptor{
-		ID: "stormcrawler-adaptive", Name: "StormCrawler AdaptiveScheduler", Type: TypeAdaptive,
+		ID: "stormcrawler-adaptive", LabID: "stormcrawler", Name: "StormCrawler AdaptiveScheduler", Type: TypeAdaptive,
 		Paper:   "StormCrawler, com.digitalpebble.stormcrawler.persistence.AdaptiveScheduler (defaults)",
 		Summary: "After a change the interval moves halfway to the minimum; after no change it grows by half, up to 14 days.",
 		Params: []param.Param{

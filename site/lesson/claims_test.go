@@ -8,10 +8,12 @@ import (
 	"testing"
 
 	"github.com/refreshlab/refreshlab/core/category"
+	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/refresh"
 	"github.com/refreshlab/refreshlab/core/sampling"
+	"github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 	"github.com/refreshlab/refreshlab/core/stat"
 )
 
@@ -183,11 +185,11 @@ func TestClaimsMLEFirstInterval(t *testing.T) {
 	claim(t, math.Abs(stat.Median(periods)-5) < 0.25, "the change periods' median is 5 days, not %.2f", stat.Median(periods))
 
 	res := claimRun(t, "mle-first-interval", func(s *lab.Spec) { s.Repeats = 20 })
-	best, _ := res.Policies[0].Fact(lab.FactBestInitial)
+	best, _ := res.Policies[0].Fact(estimatekind.FactBestInitial)
 	claim(t, best >= 9 && best <= 11, "the best start for the error in the rate is 9 to 11 days, not %v", best)
-	madAt := func(v float64) stat.Summary { return sweepAt(t, res, 0, lab.MetricMAD, v) }
+	madAt := func(v float64) stat.Summary { return sweepAt(t, res, 0, estimatekind.MetricMAD, v) }
 	claim(t, above(madAt(3), madAt(best)), "a 3-day start is clearly worse in rate (%.4f) than the best (%.4f)", madAt(3).Mean, madAt(best).Mean)
-	per := res.Sweep.Policies[0].Metrics[lab.MetricMADPeriod]
+	per := res.Sweep.Policies[0].Metrics[estimatekind.MetricMADPeriod]
 	at := 0
 	for k, s := range per {
 		if s.Mean < per[at].Mean {
@@ -195,7 +197,7 @@ func TestClaimsMLEFirstInterval(t *testing.T) {
 		}
 	}
 	claim(t, res.Sweep.Values[at] == 3, "the best start for the error in the period is about 3 days, not %v", res.Sweep.Values[at])
-	perAt := func(v float64) stat.Summary { return sweepAt(t, res, 0, lab.MetricMADPeriod, v) }
+	perAt := func(v float64) stat.Summary { return sweepAt(t, res, 0, estimatekind.MetricMADPeriod, v) }
 	claim(t, above(perAt(1), perAt(3)) && above(perAt(5), perAt(3)) && above(perAt(best), perAt(3)),
 		"the period's error at 3 days (%.1f h) is clearly below 1 day's (%.1f), 5 days' (%.1f) and the rate's best start's (%.1f)", perAt(3).Mean, perAt(1).Mean, perAt(5).Mean, perAt(best).Mean)
 	claim(t, math.Abs(math.Abs(1.0/11-1)-0.9) < 0.01 && math.Abs((11-1)*24-240) < 1e-9, "a daily page at an 11-day period is 0.9 per day and 240 hours off")
@@ -214,17 +216,17 @@ func TestClaimsMLEFirstInterval(t *testing.T) {
 func TestClaimsNewPagesPriors(t *testing.T) {
 	res := claimRun(t, "new-pages-priors", func(s *lab.Spec) { s.Repeats = 20 })
 	pseudo, mle := policyOf(t, res, "pseudo-mle"), policyOf(t, res, "mle")
-	claim(t, pseudo.Metric(lab.MetricEdgeShare).Mean == 0 && mle.Metric(lab.MetricEdgeShare).Mean > 0.5, "the prior leaves no edge cases; the MLE many")
-	claim(t, above(mle.Metric(lab.MetricMAD), pseudo.Metric(lab.MetricMAD)), "in rate the prior (%.4f) beats the MLE from one day (%.4f)", pseudo.Metric(lab.MetricMAD).Mean, mle.Metric(lab.MetricMAD).Mean)
-	if b := mle.Estimate.Best; b == nil || !above(pseudo.Series[lab.MetricMAD][0], b.MADSeries[0]) {
+	claim(t, pseudo.Metric(estimatekind.MetricEdgeShare).Mean == 0 && mle.Metric(estimatekind.MetricEdgeShare).Mean > 0.5, "the prior leaves no edge cases; the MLE many")
+	claim(t, above(mle.Metric(estimatekind.MetricMAD), pseudo.Metric(estimatekind.MetricMAD)), "in rate the prior (%.4f) beats the MLE from one day (%.4f)", pseudo.Metric(estimatekind.MetricMAD).Mean, mle.Metric(estimatekind.MetricMAD).Mean)
+	if b := mle.Estimate.Best; b == nil || !above(pseudo.Series[estimatekind.MetricMAD][0], b.MADSeries[0]) {
 		t.Errorf("claim does not hold: at the first crawl the best fixed start is ahead of the prior")
 	}
 	first := pseudo.Estimate.Interval[0].Mean
 	claim(t, first > 50 && first < 70, "the prior's first interval is about 60 days, not %.1f", first)
-	pp, mp := pseudo.Series[lab.MetricMADPeriod], mle.Series[lab.MetricMADPeriod]
+	pp, mp := pseudo.Series[estimatekind.MetricMADPeriod], mle.Series[estimatekind.MetricMADPeriod]
 	claim(t, pp[0].Mean > 3*mp[0].Mean && above(pp[0], mp[0]), "after the first crawl the prior's error in hours (%.0f) is several times the one-day MLE's (%.0f)", pp[0].Mean, mp[0].Mean)
-	claim(t, above(pseudo.Metric(lab.MetricMADPeriod), mle.Metric(lab.MetricMADPeriod)), "over five crawls the prior's error in hours (%.1f) is above the MLE's (%.1f)",
-		pseudo.Metric(lab.MetricMADPeriod).Mean, mle.Metric(lab.MetricMADPeriod).Mean)
+	claim(t, above(pseudo.Metric(estimatekind.MetricMADPeriod), mle.Metric(estimatekind.MetricMADPeriod)), "over five crawls the prior's error in hours (%.1f) is above the MLE's (%.1f)",
+		pseudo.Metric(estimatekind.MetricMADPeriod).Mean, mle.Metric(estimatekind.MetricMADPeriod).Mean)
 	for e := range 4 {
 		claim(t, above(pp[e], mp[e]), "the lines have not met at crawl %d: prior %.1f h, MLE %.1f h", e+1, pp[e].Mean, mp[e].Mean)
 	}
@@ -232,15 +234,15 @@ func TestClaimsNewPagesPriors(t *testing.T) {
 
 	// §6: a prior per page type.
 	typed := policyOf(t, res, "pseudo-mle-feature")
-	for _, m := range []string{lab.MetricMAD, lab.MetricMADPeriod} {
+	for _, m := range []string{estimatekind.MetricMAD, estimatekind.MetricMADPeriod} {
 		claim(t, above(pseudo.Metric(m), typed.Metric(m)), "over five crawls the prior per type (%.4g) beats the pooled prior (%.4g) in %s", typed.Metric(m).Mean, pseudo.Metric(m).Mean, m)
 	}
-	tp := typed.Series[lab.MetricMADPeriod]
+	tp := typed.Series[estimatekind.MetricMADPeriod]
 	third := pp[0].Mean / tp[0].Mean
 	claim(t, third > 2.5 && third < 3.5 && above(tp[0], mp[0]), "after the first crawl the error in hours by type (%.0f) is about a third of the pooled prior's (%.0f) and still above the one-day MLE's (%.0f)", tp[0].Mean, pp[0].Mean, mp[0].Mean)
 	firstTyped := typed.Estimate.Interval[0].Mean
 	claim(t, firstTyped > 20 && firstTyped < 24, "the first intervals by type average about 22 days, not %.1f", firstTyped)
-	if b := mle.Estimate.Best; b == nil || !above(b.MADSeries[0], typed.Series[lab.MetricMAD][0]) {
+	if b := mle.Estimate.Best; b == nil || !above(b.MADSeries[0], typed.Series[estimatekind.MetricMAD][0]) {
 		t.Errorf("claim does not hold: at the first crawl the prior per type is ahead of the best fixed start in rate")
 	}
 	news, _ := lab.New().Dataset("grimes-ford-types")
@@ -288,9 +290,9 @@ func TestClaimsOptimalSchedules(t *testing.T) {
 		} else {
 			claim(t, math.Abs(ratio-5) < 0.25, "%s visits e5 about five times as often as e1, not %.2f", key, ratio)
 		}
-		claim(t, p.Metric(lab.MetricSyncsPerDay).Mean > 10, "%s spends far more than 5 syncs a day, not %.1f", key, p.Metric(lab.MetricSyncsPerDay).Mean)
+		claim(t, p.Metric(schedulekind.MetricSyncsPerDay).Mean > 10, "%s spends far more than 5 syncs a day, not %.1f", key, p.Metric(schedulekind.MetricSyncsPerDay).Mean)
 	}
-	nutch := policyOf(t, res, "nutch").Metric(lab.MetricSyncsPerDay).Mean
+	nutch := policyOf(t, res, "nutch").Metric(schedulekind.MetricSyncsPerDay).Mean
 	claim(t, math.Abs(nutch-13) < 1, "Nutch spends about 13 syncs a day, not %.1f", nutch)
 }
 
@@ -441,7 +443,7 @@ func TestClaimsHowBigASample(t *testing.T) {
 // still finds it.
 func TestClaimsNaiveEstimate(t *testing.T) {
 	res := claimRun(t, "naive-estimate", func(s *lab.Spec) { s.Repeats = 30 })
-	naive, cgm := policyOf(t, res, "naive").Series[lab.MetricMAD], policyOf(t, res, "cho-garcia-molina").Series[lab.MetricMAD]
+	naive, cgm := policyOf(t, res, "naive").Series[estimatekind.MetricMAD], policyOf(t, res, "cho-garcia-molina").Series[estimatekind.MetricMAD]
 	last := len(naive) - 1
 	bias := 1 - (1-math.Exp(-1))/1
 	claim(t, math.Abs(naive[last].Mean-bias) <= 3*se(naive[last])+1e-9, "the naive error stalls at its bias %.4f, not %.4f", bias, naive[last].Mean)
@@ -449,8 +451,8 @@ func TestClaimsNaiveEstimate(t *testing.T) {
 	claim(t, cgm[0].Mean > naive[0].Mean && above(cgm[1], naive[1]), "in the first crawls the bias-reduced estimate is the noisier")
 
 	rare := claimRun(t, "naive-estimate", func(s *lab.Spec) { s.Estimate.Crawl.Initial = 3 })
-	ne, _ := policyOf(t, rare, "naive").Fact(lab.FactExpectedEstimate)
-	ce, _ := policyOf(t, rare, "cho-garcia-molina").Fact(lab.FactExpectedEstimate)
+	ne, _ := policyOf(t, rare, "naive").Fact(estimatekind.FactExpectedEstimate)
+	ce, _ := policyOf(t, rare, "cho-garcia-molina").Fact(estimatekind.FactExpectedEstimate)
 	claim(t, math.Abs(ne-1.0/3) < 0.02, "at 3 days the naive estimate sinks to about a third of the truth, not %.4f", ne)
 	claim(t, math.Abs(ce-1) < 0.1, "at 3 days the bias-reduced estimate still finds λ = 1, not %.4f", ce)
 }

@@ -16,8 +16,10 @@ import (
 	"strings"
 
 	"github.com/refreshlab/refreshlab/core/api"
+	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/param"
+	"github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -272,9 +274,9 @@ const predictionsMark = "{{predictions}}"
 // defaultReadouts are the metrics a lesson's numbers table shows when the
 // lesson names none, by experiment kind.
 var defaultReadouts = map[string][]string{
-	lab.KindRefresh:  {lab.MetricChangeRatio, lab.MetricFreshness, lab.MetricAge},
-	lab.KindEstimate: {lab.MetricMAD, lab.MetricEdgeShare},
-	lab.KindSchedule: {lab.MetricFreshness, lab.MetricAge, lab.MetricHarmonic, lab.MetricSyncsPerDay},
+	lab.KindRefresh: {lab.MetricChangeRatio, lab.MetricFreshness, lab.MetricAge},
+	estimatekind.ID: {estimatekind.MetricMAD, estimatekind.MetricEdgeShare},
+	schedulekind.ID: {lab.MetricFreshness, lab.MetricAge, schedulekind.MetricHarmonic, schedulekind.MetricSyncsPerDay},
 }
 
 // widgets maps a field's type to the control that edits it.

@@ -1,10 +1,12 @@
-package lab
+package estimatekind_test
 
 import (
 	"fmt"
 	"math"
 	"testing"
 
+	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
+	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/stat"
 	"github.com/refreshlab/refreshlab/core/synth"
 )
@@ -22,13 +24,13 @@ func TestFeaturePrior(t *testing.T) {
 		signal float64
 		better bool
 	}{{synth.GrimesFordTypeSignal, true}, {0, false}} {
-		l := New()
-		d := synth.GrimesFordTyped(BundledSeed, synth.GrimesFordOptions{Types: synth.GrimesFordTypes, Signal: tc.signal})
+		l := lab.New()
+		d := synth.GrimesFordTyped(lab.BundledSeed, synth.GrimesFordOptions{Types: synth.GrimesFordTypes, Signal: tc.signal})
 		d.Info.ID = fmt.Sprintf("grimes-ford-signal-%g", tc.signal)
 		l.AddUpload(d)
-		spec := Spec{Kind: KindEstimate, Dataset: DatasetRef{ID: d.Info.ID}, Repeats: 20, Seed: 1,
-			Policies: []PolicySpec{{ID: EstPseudoMLE}, {ID: EstPseudoMLEFeature}, {ID: EstPseudoMLEFeature, Label: "site", Params: map[string]any{"by": FeatureSite}}},
-			Estimate: &EstimateSpec{Pages: 200, Epochs: 5, Paths: 1, Crawl: EstimateCrawl{PriorStart: true}, Prior: EstimatePriorOptions{Steps: 800, Restarts: 4}}}
+		spec := lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: d.Info.ID}, Repeats: 20, Seed: 1,
+			Policies: []lab.PolicySpec{{ID: estimatekind.EstPseudoMLE}, {ID: estimatekind.EstPseudoMLEFeature}, {ID: estimatekind.EstPseudoMLEFeature, Label: "site", Params: map[string]any{"by": estimatekind.FeatureSite}}},
+			Estimate: &lab.EstimateSpec{Pages: 200, Epochs: 5, Paths: 1, Crawl: lab.EstimateCrawl{PriorStart: true}, Prior: lab.EstimatePriorOptions{Steps: 800, Restarts: 4}}}
 		res, err := l.Run(spec)
 		if err != nil {
 			t.Fatal(err)
@@ -37,7 +39,7 @@ func TestFeaturePrior(t *testing.T) {
 		if n := len(typed.Estimate.Prior.ByFeature); n != len(synth.GrimesFordTypes) {
 			t.Errorf("signal %g: %d priors by type, want %d", tc.signal, n, len(synth.GrimesFordTypes))
 		}
-		for _, m := range []string{MetricMAD, MetricMADPeriod} {
+		for _, m := range []string{estimatekind.MetricMAD, estimatekind.MetricMADPeriod} {
 			diff := stat.Welch(typed.Metrics[m], pooled.Metrics[m])
 			if tc.better && !(diff.Mean < -3*diff.SE) {
 				t.Errorf("signal %g, %s: by type %.4g, pooled %.4g: difference %.3g is not below −3 SE (%.3g)", tc.signal, m, typed.Metrics[m].Mean, pooled.Metrics[m].Mean, diff.Mean, 3*diff.SE)

@@ -1,4 +1,4 @@
-package lab
+package estimatekind
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/estimate"
 	"github.com/refreshlab/refreshlab/core/estimate/prior"
+	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/refresh"
 )
@@ -38,16 +39,6 @@ func pseudoMLEFeatureDescriptor(gf string) refresh.Descriptor {
 		}}
 }
 
-// EstimatePriorGroup is the prior of one feature value: its pages and its
-// two fitted pseudo-intervals (days), with the fit's loss.
-type EstimatePriorGroup struct {
-	Value     string  `json:"value"`
-	Pages     int     `json:"pages"`
-	Changed   float64 `json:"changed"`
-	Unchanged float64 `json:"unchanged"`
-	Loss      float64 `json:"loss"`
-}
-
 // featurePrior builds pseudo-mle-feature: the pooled pseudo-intervals (as
 // pseudo-mle fits them) for pages without a prior of their own, and one
 // pair per feature value, fitted from the same rates as the pooled prior
@@ -55,7 +46,7 @@ type EstimatePriorGroup struct {
 // on the same bins, remembered per dataset and options. Page i of the
 // simulated population is dataset page i mod the dataset's pages, so it
 // carries that page's feature.
-func (e *estimateRun) featurePrior(vals param.Values) (estimate.Estimator, *EstimatePrior, []string, error) {
+func (e *estimateRun) featurePrior(vals param.Values) (estimate.Estimator, *lab.EstimatePrior, []string, error) {
 	emp, outside, err := e.empirical()
 	if err != nil {
 		return nil, nil, nil, err
@@ -81,16 +72,16 @@ func (e *estimateRun) featurePrior(vals param.Values) (estimate.Estimator, *Esti
 			}
 		}
 		return prior.FitByFeature(rates, values, emp.Edges, minPages, prior.Options{Steps: e.es.Prior.Steps, Restarts: e.es.Prior.Restarts},
-			func(value string) *rand.Rand { return Stream(FitSeed, "prior.Fit/"+by+"="+value, 0) })
+			func(value string) *rand.Rand { return lab.Stream(FitSeed, "prior.Fit/"+by+"="+value, 0) })
 	})
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	b := v.(prior.ByFeature)
-	pr := &EstimatePrior{Edges: emp.Edges, Empirical: emp.Mass, Outside: outside, Changed: f.Best.Changed, Unchanged: f.Best.Unchanged,
+	pr := &lab.EstimatePrior{Edges: emp.Edges, Empirical: emp.Mass, Outside: outside, Changed: f.Best.Changed, Unchanged: f.Best.Unchanged,
 		Fitted: true, Loss: f.Loss, Induced: f.Best.Masses(emp.Edges, nil), Restarts: len(f.Runs)}
 	for k, value := range b.Values {
-		pr.ByFeature = append(pr.ByFeature, EstimatePriorGroup{Value: value, Pages: b.Pages[k],
+		pr.ByFeature = append(pr.ByFeature, lab.EstimatePriorGroup{Value: value, Pages: b.Pages[k],
 			Changed: b.Fits[k].Best.Changed, Unchanged: b.Fits[k].Best.Unchanged, Loss: b.Fits[k].Loss})
 	}
 	return b.Estimator(estimate.PseudoMLE{Changed: f.Best.Changed, Unchanged: f.Best.Unchanged}), pr, nil, nil

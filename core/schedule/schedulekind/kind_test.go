@@ -1,15 +1,17 @@
-package lab_test
+package schedulekind_test
 
 import (
 	"errors"
 	"math"
 	"testing"
 
+	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 )
 
 func scheduleSpec(rates string, ids ...string) lab.Spec {
-	s := lab.Spec{Kind: lab.KindSchedule, Dataset: lab.DatasetRef{ID: "cho-garcia-molina-5"}, Budget: 5, Seed: 1,
+	s := lab.Spec{Kind: schedulekind.ID, Dataset: lab.DatasetRef{ID: "cho-garcia-molina-5"}, Budget: 5, Seed: 1,
 		Schedule: &lab.ScheduleSpec{Rates: rates}}
 	for _, id := range ids {
 		s.Policies = append(s.Policies, lab.PolicySpec{ID: id})
@@ -58,21 +60,21 @@ func TestScheduleMatchesExpectation(t *testing.T) {
 // oracles, say which estimator, vary by repeat (so no exact expectation),
 // and still spend the budget.
 func TestScheduleEstimatedRates(t *testing.T) {
-	res, err := lab.New().Run(scheduleSpec(lab.EstCGM, "cho-optimal-freshness", "uniform"))
+	res, err := lab.New().Run(scheduleSpec(estimatekind.EstCGM, "cho-optimal-freshness", "uniform"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt := res.Policies[0]
 	expected := map[string]float64{}
-	for _, id := range []string{lab.FactExpectedFreshness, lab.FactExpectedAge, lab.FactExpectedHarmonic, lab.FactExpectedChangeRatio} {
+	for _, id := range []string{lab.FactExpectedFreshness, lab.FactExpectedAge, schedulekind.FactExpectedHarmonic, lab.FactExpectedChangeRatio} {
 		if x, ok := opt.Fact(id); ok {
 			expected[id] = x
 		}
 	}
-	if opt.Oracle || opt.Schedule.Rates != lab.EstCGM || len(expected) != 0 {
+	if opt.Oracle || opt.Schedule.Rates != estimatekind.EstCGM || len(expected) != 0 {
 		t.Errorf("estimated-rate plan: oracle %v, rates %q, expected %v", opt.Oracle, opt.Schedule.Rates, expected)
 	}
-	if s := opt.Metric(lab.MetricSyncsPerDay); math.Abs(s.Mean-5) > 4*s.SD/math.Sqrt(float64(s.N))+0.05 {
+	if s := opt.Metric(schedulekind.MetricSyncsPerDay); math.Abs(s.Mean-5) > 4*s.SD/math.Sqrt(float64(s.N))+0.05 {
 		t.Errorf("spent %.3f syncs a day of 5", s.Mean)
 	}
 	if res.Policies[1].Schedule.Rates != "" || res.Policies[1].Oracle {

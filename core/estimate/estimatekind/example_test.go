@@ -1,8 +1,9 @@
-package lab_test
+package estimatekind_test
 
 import (
 	"fmt"
 
+	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
 )
 
@@ -12,7 +13,7 @@ import (
 // estimate approaches the true rate of 1.
 func ExampleLab_Run_estimate() {
 	res, err := lab.New().Run(lab.Spec{
-		Kind:     lab.KindEstimate,
+		Kind:     estimatekind.ID,
 		Dataset:  lab.DatasetRef{ID: "grimes-ford"},
 		Repeats:  20,
 		Seed:     4,
@@ -24,7 +25,7 @@ func ExampleLab_Run_estimate() {
 		return
 	}
 	for _, p := range res.Policies {
-		mean, mad := p.Series[lab.MetricRateEstimate], p.Series[lab.MetricMAD]
+		mean, mad := p.Series[estimatekind.MetricRateEstimate], p.Series[estimatekind.MetricMAD]
 		last := len(mean) - 1
 		fmt.Printf("%-17s after %d crawls: mean %.3f (exact %.3f), MAD %.3f per day\n", p.ID, last+1, mean[last].Mean, p.Estimate.Expected[last], mad[last].Mean)
 	}

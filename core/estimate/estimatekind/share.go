@@ -1,4 +1,4 @@
-package lab
+package estimatekind
 
 import "github.com/refreshlab/refreshlab/core/stat"
 

@@ -1,9 +1,10 @@
-package lab_test
+package estimatekind_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,13 +14,32 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/estimate"
+	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/stat"
 )
 
+func ids(ids ...string) []lab.PolicySpec {
+	var ps []lab.PolicySpec
+	for _, id := range ids {
+		ps = append(ps, lab.PolicySpec{ID: id})
+	}
+	return ps
+}
+
+// run runs spec in a new lab.
+func run(t testing.TB, spec lab.Spec) *lab.Result {
+	t.Helper()
+	res, err := lab.New().Run(spec)
+	if err != nil {
+		t.Fatalf("Run(%+v): %v", spec, err)
+	}
+	return res
+}
+
 func estSpec(es *lab.EstimateSpec, policies ...string) lab.Spec {
-	return lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 3, Seed: 4, Policies: ids(policies...), Estimate: es}
+	return lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 3, Seed: 4, Policies: ids(policies...), Estimate: es}
 }
 
 // TestEstimateDefaults checks the defaults the estimate kind fills in:
@@ -66,10 +86,10 @@ func TestEstimateResolveErrors(t *testing.T) {
 		{"pages", "estimate.pages", estSpec(&lab.EstimateSpec{Pages: -2}, "mle")},
 		{"every", "estimate.every", estSpec(&lab.EstimateSpec{Every: 31}, "mle")},
 		{"rate with every", "estimate.rate", estSpec(&lab.EstimateSpec{Every: 2, Rate: 1}, "mle")},
-		{"every on one cycle", "estimate.every", lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "taleghani-example"}, Policies: ids("mle")}},
-		{"pseudo-interval out of range", "policies[0].params", lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "grimes-ford"},
+		{"every on one cycle", "estimate.every", lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "taleghani-example"}, Policies: ids("mle")}},
+		{"pseudo-interval out of range", "policies[0].params", lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "grimes-ford"},
 			Policies: []lab.PolicySpec{{ID: "pseudo-mle", Params: param.Values{"changed": -1.0}}}}},
-		{"budget", "budget", lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Budget: 5, Policies: ids("mle")}},
+		{"budget", "budget", lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Budget: 5, Policies: ids("mle")}},
 		{"estimator in a refresh spec", "policies[0].id", lab.Spec{Dataset: lab.DatasetRef{ID: "grimes-ford"}, Policies: ids("mle")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,14 +123,14 @@ func TestEstimateExpectation(t *testing.T) {
 			if len(e.Expected) != 8 || e.TrueRate != 1 {
 				t.Fatalf("%s: expected %v, true rate %v", p.ID, e.Expected, e.TrueRate)
 			}
-			mean := p.Series[lab.MetricRateEstimate]
+			mean := p.Series[estimatekind.MetricRateEstimate]
 			if len(mean) != 8 {
 				t.Fatalf("%s: mean estimate over %d epochs, want 8", p.ID, len(mean))
 			}
-			if x, ok := p.Fact(lab.FactExpectedEstimate); !ok || x != e.Expected[7] {
+			if x, ok := p.Fact(estimatekind.FactExpectedEstimate); !ok || x != e.Expected[7] {
 				t.Errorf("%s: fact expectedEstimate %v (%v), want the last epoch's expectation %v", p.ID, x, ok, e.Expected[7])
 			}
-			if h := p.Metric(lab.MetricRateEstimate); h != mean[7] {
+			if h := p.Metric(estimatekind.MetricRateEstimate); h != mean[7] {
 				t.Errorf("%s: headline estimate %+v, want the last epoch's %+v", p.ID, h, mean[7])
 			}
 			for k, s := range mean {
@@ -148,7 +168,7 @@ func TestEstimateMatchesPaths(t *testing.T) {
 		}
 		pooled = append(pooled, s.PooledMAD)
 	}
-	got := res.Policies[0].Metric(lab.MetricMAD)
+	got := res.Policies[0].Metric(estimatekind.MetricMAD)
 	mean := (pooled[0] + pooled[1] + pooled[2]) / 3
 	if got.N != 3 || math.Abs(got.Mean-mean) > 1e-12*mean {
 		t.Errorf("headline MAD %+v, want the mean %v of the repeats' pooled MADs %v", got, mean, pooled)
@@ -169,7 +189,7 @@ func TestEstimateMatchesPaths(t *testing.T) {
 func TestEstimateEdgeCases(t *testing.T) {
 	res := run(t, estSpec(&lab.EstimateSpec{Pages: 300, Epochs: 10}, "mle", "pseudo-mle"))
 	mle := res.Policies[0].Estimate
-	mleEdge, pseudoEdge := res.Policies[0].Series[lab.MetricEdgeShare], res.Policies[1].Series[lab.MetricEdgeShare]
+	mleEdge, pseudoEdge := res.Policies[0].Series[estimatekind.MetricEdgeShare], res.Policies[1].Series[estimatekind.MetricEdgeShare]
 	if len(mleEdge) != 10 || len(pseudoEdge) != 10 {
 		t.Fatalf("edge share over %d and %d epochs, want 10", len(mleEdge), len(pseudoEdge))
 	}
@@ -245,7 +265,7 @@ func TestEstimateSweep(t *testing.T) {
 	if sw == nil || len(sw.Policies) != 2 {
 		t.Fatalf("sweep %+v", sw)
 	}
-	mleMAD, pseudoMAD := sw.Policies[0].Metrics[lab.MetricMAD], sw.Policies[1].Metrics[lab.MetricMAD]
+	mleMAD, pseudoMAD := sw.Policies[0].Metrics[estimatekind.MetricMAD], sw.Policies[1].Metrics[estimatekind.MetricMAD]
 	if len(mleMAD) != 4 || len(pseudoMAD) != 4 {
 		t.Fatalf("sweep: %d MADs for mle, %d for pseudo-mle, want 4", len(mleMAD), len(pseudoMAD))
 	}
@@ -278,17 +298,17 @@ func TestEstimateSweep(t *testing.T) {
 	if best.Initial != spec.Sweep.Values[at] {
 		t.Errorf("best initial %v, want %v (lowest MAD)", best.Initial, spec.Sweep.Values[at])
 	}
-	if x, ok := res.Policies[0].Fact(lab.FactBestInitial); !ok || x != best.Initial {
+	if x, ok := res.Policies[0].Fact(estimatekind.FactBestInitial); !ok || x != best.Initial {
 		t.Errorf("mle's fact bestInitial %v (%v), want %v", x, ok, best.Initial)
 	}
-	if x, ok := res.Policies[1].Fact(lab.FactBestInitial); ok {
+	if x, ok := res.Policies[1].Fact(estimatekind.FactBestInitial); ok {
 		t.Errorf("flat pseudo-mle has a bestInitial %v", x)
 	}
 	direct := spec
 	direct.Sweep = nil
 	direct.Estimate = &lab.EstimateSpec{Pages: 300, Epochs: 5, Crawl: lab.EstimateCrawl{Initial: best.Initial}}
 	dres := run(t, direct)
-	if got, want := mustJSON(t, best.MADSeries), mustJSON(t, dres.Policies[0].Series[lab.MetricMAD]); got != want || best.MAD != dres.Policies[0].Metric(lab.MetricMAD) {
+	if got, want := fmt.Sprint(best.MADSeries), fmt.Sprint(dres.Policies[0].Series[estimatekind.MetricMAD]); got != want || best.MAD != dres.Policies[0].Metric(estimatekind.MetricMAD) {
 		t.Errorf("best run %s, direct run %s", got, want)
 	}
 	if _, err := lab.New().With(spec, "estimate.nonsense", 1); err == nil {
@@ -322,26 +342,26 @@ func TestEstimateDeterministic(t *testing.T) {
 // full history is an edge case are excluded, and compared + excluded is
 // every page.
 func TestEstimateObservedJordan(t *testing.T) {
-	spec := lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: "alqaaideh-jordan"}, Policies: ids("mle", "naive"),
+	spec := lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "alqaaideh-jordan"}, Policies: ids("mle", "naive"),
 		Estimate: &lab.EstimateSpec{Every: 1, Epochs: 21}}
 	res := run(t, spec)
 	mle := res.Policies[0].Estimate
 	if mle.Pages+mle.Excluded != 1140 || mle.Pages == 0 || mle.Excluded == 0 {
 		t.Errorf("%d pages compared, %d excluded, want 1140 in all", mle.Pages, mle.Excluded)
 	}
-	if mad := res.Policies[0].Series[lab.MetricMAD]; len(mad) != 21 || mad[20].Mean != 0 {
+	if mad := res.Policies[0].Series[estimatekind.MetricMAD]; len(mad) != 21 || mad[20].Mean != 0 {
 		t.Errorf("MLE at the last of %d epochs: MAD %+v, want exactly 0", len(mad), mad[len(mad)-1])
 	}
-	if res.Policies[1].Series[lab.MetricMAD][20].Mean == 0 {
+	if res.Policies[1].Series[estimatekind.MetricMAD][20].Mean == 0 {
 		t.Error("the naive estimator matches the MLE reference exactly, which it cannot on censored days")
 	}
-	if per := res.Policies[0].Series[lab.MetricMADPeriod]; len(per) != 21 || per[20].Mean != 0 || !(res.Policies[0].Metric(lab.MetricMADPeriod).Mean > 0) {
-		t.Errorf("MLE's error in the period: last epoch %+v (want exactly 0), pooled %+v (want positive)", per[len(per)-1], res.Policies[0].Metric(lab.MetricMADPeriod))
+	if per := res.Policies[0].Series[estimatekind.MetricMADPeriod]; len(per) != 21 || per[20].Mean != 0 || !(res.Policies[0].Metric(estimatekind.MetricMADPeriod).Mean > 0) {
+		t.Errorf("MLE's error in the period: last epoch %+v (want exactly 0), pooled %+v (want positive)", per[len(per)-1], res.Policies[0].Metric(estimatekind.MetricMADPeriod))
 	}
 	// Every 3rd day: 7 intervals of 3 days.
 	spec.Estimate = &lab.EstimateSpec{Every: 3}
 	res = run(t, spec)
-	if m, mad := res.Policies[0].Estimate, res.Policies[0].Series[lab.MetricMAD]; len(mad) != 7 || m.Interval[0].Mean != 3 || !(mad[6].Mean > 0) {
+	if m, mad := res.Policies[0].Estimate, res.Policies[0].Series[estimatekind.MetricMAD]; len(mad) != 7 || m.Interval[0].Mean != 3 || !(mad[6].Mean > 0) {
 		t.Errorf("every 3rd day: %d epochs, first interval %v days, last MAD %v", len(mad), m.Interval[0].Mean, mad[len(mad)-1].Mean)
 	}
 }
@@ -351,7 +371,7 @@ func TestEstimateObservedJordan(t *testing.T) {
 // excluded, and the MLE's MAD falls from the first epoch to the last.
 func TestEstimateObservedTrueRates(t *testing.T) {
 	res := run(t, estSpec(&lab.EstimateSpec{Every: 2, Pages: 2000}, "mle"))
-	m, mad := res.Policies[0].Estimate, res.Policies[0].Series[lab.MetricMAD]
+	m, mad := res.Policies[0].Estimate, res.Policies[0].Series[estimatekind.MetricMAD]
 	if m.Pages != 2000 || m.Excluded != 0 || len(mad) != 15 {
 		t.Fatalf("%d pages, %d excluded, %d epochs (want 15: 30 days every 2nd)", m.Pages, m.Excluded, len(mad))
 	}
@@ -388,13 +408,13 @@ func TestEstimateEventLogOTA(t *testing.T) {
 			}
 			l := lab.New()
 			l.AddUpload(d)
-			res, err := l.Run(lab.Spec{Kind: lab.KindEstimate, Dataset: lab.DatasetRef{ID: d.Info.ID}, Policies: ids("mle", "naive", "pseudo-mle"),
+			res, err := l.Run(lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: d.Info.ID}, Policies: ids("mle", "naive", "pseudo-mle"),
 				Estimate: &lab.EstimateSpec{Every: 4, Epochs: 200}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, p := range res.Policies {
-				e, mad := p.Estimate, p.Series[lab.MetricMAD]
+				e, mad := p.Estimate, p.Series[estimatekind.MetricMAD]
 				if e.Pages == 0 {
 					t.Fatalf("%s: no page compared (%d excluded)", p.ID, e.Excluded)
 				}
@@ -404,13 +424,13 @@ func TestEstimateEventLogOTA(t *testing.T) {
 					}
 				}
 				t.Logf("%s: %d pages (%d excluded), %d epochs, MAD first %.4f last %.4f per day, edge share (first %d) %.2f",
-					p.ID, e.Pages, e.Excluded, len(mad), mad[0].Mean, mad[len(mad)-1].Mean, res.Spec.Estimate.Pool, p.Metric(lab.MetricEdgeShare).Mean)
+					p.ID, e.Pages, e.Excluded, len(mad), mad[0].Mean, mad[len(mad)-1].Mean, res.Spec.Estimate.Pool, p.Metric(estimatekind.MetricEdgeShare).Mean)
 			}
-			mle, pseudo := res.Policies[0].Series[lab.MetricMAD], res.Policies[2]
+			mle, pseudo := res.Policies[0].Series[estimatekind.MetricMAD], res.Policies[2]
 			if last := len(mle) - 1; !(mle[last].Mean < mle[0].Mean) {
 				t.Errorf("MLE MAD did not fall: first %v, last %v", mle[0].Mean, mle[last].Mean)
 			}
-			if es := pseudo.Metric(lab.MetricEdgeShare); es.Mean != 0 {
+			if es := pseudo.Metric(estimatekind.MetricEdgeShare); es.Mean != 0 {
 				t.Errorf("pseudo-mle edge share %v, want 0", es.Mean)
 			}
 		})
@@ -422,7 +442,7 @@ func TestEstimateEventLogOTA(t *testing.T) {
 func TestEstimateCatalog(t *testing.T) {
 	var est []string
 	for _, d := range lab.Policies() {
-		if d.Kind == lab.KindEstimate {
+		if d.Kind == estimatekind.ID {
 			est = append(est, d.ID)
 		}
 	}
@@ -431,7 +451,7 @@ func TestEstimateCatalog(t *testing.T) {
 	}
 	res := run(t, estSpec(&lab.EstimateSpec{Pages: 100, Epochs: 4, Prior: lab.EstimatePriorOptions{Steps: 100, Restarts: 2}}, est...))
 	for _, p := range res.Policies {
-		if mad := p.Metric(lab.MetricMAD); mad.N != 3 || math.IsNaN(mad.Mean) {
+		if mad := p.Metric(estimatekind.MetricMAD); mad.N != 3 || math.IsNaN(mad.Mean) {
 			t.Errorf("%s: headline MAD %+v", p.ID, mad)
 		}
 	}
@@ -444,13 +464,13 @@ func TestEstimateCatalog(t *testing.T) {
 // interval rather than one of zero width, and every other has a positive
 // width.
 func TestMedianIntervalsHaveWidth(t *testing.T) {
-	spec := estSpec(&lab.EstimateSpec{Rate: 1, Pages: 200, Epochs: 30, Paths: 1, Crawl: lab.EstimateCrawl{Mode: lab.CrawlFixed, Initial: 1}}, "naive", "cho-garcia-molina")
+	spec := estSpec(&lab.EstimateSpec{Rate: 1, Pages: 200, Epochs: 30, Paths: 1, Crawl: lab.EstimateCrawl{Mode: estimatekind.CrawlFixed, Initial: 1}}, "naive", "cho-garcia-molina")
 	spec.Repeats, spec.Seed = 8, 4
 	res := run(t, spec)
 	ties := 0
 	for _, p := range res.Policies {
-		all := map[string]stat.Series{"mad": p.Series[lab.MetricMAD], "madPeriod": p.Series[lab.MetricMADPeriod],
-			"headline": {p.Metric(lab.MetricMAD)}, "period headline": {p.Metric(lab.MetricMADPeriod)}}
+		all := map[string]stat.Series{"mad": p.Series[estimatekind.MetricMAD], "madPeriod": p.Series[estimatekind.MetricMADPeriod],
+			"headline": {p.Metric(estimatekind.MetricMAD)}, "period headline": {p.Metric(estimatekind.MetricMADPeriod)}}
 		for name, ser := range all {
 			for e, s := range ser {
 				switch {
@@ -475,7 +495,7 @@ func TestMADPeriodInHours(t *testing.T) {
 	spec.Repeats = 2
 	res := run(t, spec)
 	d, _ := lab.New().Dataset("grimes-ford")
-	p := &estimate.Paths{Estimator: estimate.MLE{}, Schedule: estimate.Schedule{Initial: 2, Fraction: lab.DefaultFraction}, Epochs: 8, Pool: 3}
+	p := &estimate.Paths{Estimator: estimate.MLE{}, Schedule: estimate.Schedule{Initial: 2, Fraction: estimatekind.DefaultFraction}, Epochs: 8, Pool: 3}
 	sum := 0.0
 	for r := range 2 {
 		s, err := p.Run(d.Truth.Rates[:300], lab.Stream(spec.Seed, "mle", r))
@@ -484,14 +504,14 @@ func TestMADPeriodInHours(t *testing.T) {
 		}
 		sum += s.PooledMADPeriod * 24
 	}
-	got := res.Policies[0].Metric(lab.MetricMADPeriod)
+	got := res.Policies[0].Metric(estimatekind.MetricMADPeriod)
 	if math.Abs(got.Mean-sum/2) > 1e-9*sum || got.N != 2 {
 		t.Errorf("madPeriod %+v, want the mean of the repeats' pooled errors in hours, %v", got, sum/2)
 	}
-	if m, ok := lab.MetricByID(lab.MetricMADPeriod); !ok || m.Unit != "hour" || !m.AppliesTo(lab.KindEstimate) {
+	if m, ok := lab.MetricByID(estimatekind.MetricMADPeriod); !ok || m.Unit != "hour" || !m.AppliesTo(estimatekind.ID) {
 		t.Errorf("catalog: %+v", m)
 	}
-	if per := res.Policies[0].Series[lab.MetricMADPeriod]; len(per) != 8 {
+	if per := res.Policies[0].Series[estimatekind.MetricMADPeriod]; len(per) != 8 {
 		t.Errorf("madPeriod per epoch: %d epochs, want 8", len(per))
 	}
 }

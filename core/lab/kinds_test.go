@@ -1,0 +1,5 @@
+package lab_test
+
+// The tests run specs of every kind, some of which register themselves
+// from packages of their own.
+import _ "github.com/refreshlab/refreshlab/core/kinds"
