@@ -1,4 +1,9 @@
-package lab
+// Package monitorkind is the lab's monitor kind: continuous queries served
+// by monitoring tasks (Pandey, Ramamritham & Chakrabarti, WWW 2003),
+// measured by the returned information ratio. It registers itself with
+// core/lab from init, so a program that runs monitor specs imports it
+// (for its side effect, if nothing else).
+package monitorkind
 
 import (
 	"context"
@@ -8,6 +13,7 @@ import (
 	"time"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
+	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/monitor"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/refresh"
@@ -15,55 +21,6 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/internal/quote"
 )
-
-// KindMonitor is the experiment kind of package monitor: continuous
-// queries served by monitoring tasks allocated over a page's update
-// instants (Pandey, Ramamritham & Chakrabarti, WWW 2003), measured by the
-// returned information ratio, RIR.
-const KindMonitor = "monitor"
-
-func init() { Register(monitorKind{}) }
-
-// MonitorSpec holds the monitor kind's own fields. Spec.Budget is C, the
-// monitoring tasks of an epoch (0: one per page); Spec.Cycles is not used.
-// On a dataset whose update probabilities the lab knows (pandey-cam, from
-// its generator) the policies plan with them unless a tracking phase is
-// asked for; on any other dataset, such as an uploaded change-event log,
-// the log is cut into epochs of time slots (Slot, Slots, Phase), the first
-// Tracking epochs estimate each page's update probability per slot, and
-// the next Epochs are monitored.
-type MonitorSpec struct {
-	// Tracking is the epochs of the tracking phase, every instant
-	// monitored (§2). 0 on a dataset with known probabilities; on a log,
-	// 0 means a third of its whole epochs.
-	Tracking int `json:"tracking"`
-	// Epochs is the monitored epochs: 0 means 1 with known probabilities,
-	// and the log's epochs after the tracking phase on a log.
-	Epochs int `json:"epochs"`
-	// Reallocate re-estimates and re-allocates every Reallocate epochs
-	// (§5.5); 0 keeps the first plan. On a log, 0 means every epoch.
-	Reallocate int `json:"reallocate"`
-	// Window is how many latest observations of an instant its estimate
-	// keeps (0: all; at most 64).
-	Window int `json:"window"`
-	// ChangeTimes says a monitor learns whether the page changed at its
-	// task's own instant, not only since its previous monitoring.
-	ChangeTimes bool `json:"changeTimes"`
-	// Scheduler is "" (every task runs at its instant) or a scheduler id
-	// of core/monitor (list, alpha-point), with Monitors processes that
-	// fetch Capacity documents of the mean size an epoch between them
-	// (0: Monitors 1, Capacity the budget).
-	Scheduler string  `json:"scheduler,omitempty"`
-	Monitors  int     `json:"monitors,omitempty"`
-	Capacity  float64 `json:"capacity,omitempty"`
-	// Slot is a log's time slot in seconds, one update instant (0: an
-	// hour); Slots the slots of an epoch (0: 24, a day of hours); Phase
-	// where the log's first instant falls in its epoch, in seconds after
-	// the epoch's start (see monitor.EventOptions).
-	Slot  float64 `json:"slot,omitempty"`
-	Slots int     `json:"slots,omitempty"`
-	Phase float64 `json:"phase,omitempty"`
-}
 
 // Monitor limits: a spec's epochs, and the cost of simulating one page at
 // one instant of one epoch for one repeat of one policy, rounded up from
@@ -86,7 +43,7 @@ const (
 // each bundled generator's model, drawn once on first use.
 var camTruths = map[string]func() *synth.PandeyCAMModel{
 	synth.PandeyCAMInfo.ID: sync.OnceValue(func() *synth.PandeyCAMModel {
-		m, err := synth.PandeyCAMWith(BundledSeed, synth.PandeyCAMDefault)
+		m, err := synth.PandeyCAMWith(lab.BundledSeed, synth.PandeyCAMDefault)
 		if err != nil {
 			panic("lab: pandey-cam: " + err.Error()) // the defaults are valid
 		}
@@ -94,17 +51,19 @@ var camTruths = map[string]func() *synth.PandeyCAMModel{
 	}),
 }
 
-// monitorKind is the monitor kind (Kind).
+func init() { lab.Register(monitorKind{}) }
+
+// monitorKind is the monitor kind (lab.Kind).
 type monitorKind struct{}
 
-func (monitorKind) ID() string          { return KindMonitor }
+func (monitorKind) ID() string          { return lab.KindMonitor }
 func (monitorKind) Headline() string    { return monitor.MetricRIR }
 func (monitorKind) Charts() []string    { return []string{"forest"} }
-func (monitorKind) DefaultRepeats() int { return DefaultRepeats }
+func (monitorKind) DefaultRepeats() int { return lab.DefaultRepeats }
 
-func (monitorKind) Fields() []SpecField {
+func (monitorKind) Fields() []lab.SpecField {
 	n := float64(MaxMonitorEpochs)
-	return []SpecField{
+	return []lab.SpecField{
 		{Param: param.Param{Name: "monitor.tracking", Label: "Tracking epochs", Type: param.Int, Help: "Epochs of the tracking phase, every instant monitored, before the first plan."}.Range(0, n)},
 		{Param: param.Param{Name: "monitor.epochs", Label: "Monitored epochs", Type: param.Int, Help: "Monitored epochs after the tracking phase."}.Range(0, n)},
 		{Param: param.Param{Name: "monitor.reallocate", Label: "Re-allocate every (epochs)", Type: param.Int, Help: "Re-estimate and re-allocate every this many epochs; 0 keeps the first plan."}.Range(0, n)},
@@ -123,17 +82,17 @@ func (monitorKind) Fields() []SpecField {
 
 func (monitorKind) Nouns() (string, string) { return "monitoring policy", "monitoring policies" }
 
-func (monitorKind) Design(res *Result) string {
+func (monitorKind) Design(res *lab.Result) string {
 	spec := res.Spec
 	ms := spec.Monitor
 	if ms == nil {
 		return ""
 	}
 	s := fmt.Sprintf("Each ran %s with seed %d, %s per epoch, each repeat's numbers the mean over its %s.",
-		count(spec.Repeats, "time", "times"), spec.Seed, count(spec.Budget, "monitoring task", "monitoring tasks"), count(ms.Epochs, "monitored epoch", "monitored epochs"))
+		lab.Count(spec.Repeats, "time", "times"), spec.Seed, lab.Count(spec.Budget, "monitoring task", "monitoring tasks"), lab.Count(ms.Epochs, "monitored epoch", "monitored epochs"))
 	if ms.Tracking > 0 {
 		s += fmt.Sprintf(" Before them, a tracking phase of %s monitored every instant and gave the first estimates of the update probabilities, re-estimated every %s.",
-			count(ms.Tracking, "epoch", "epochs"), count(ms.Reallocate, "epoch", "epochs"))
+			lab.Count(ms.Tracking, "epoch", "epochs"), lab.Count(ms.Reallocate, "epoch", "epochs"))
 	} else {
 		s += " The policies that use update probabilities planned with the true ones (Pandey et al. §5.2–5.4)."
 	}
@@ -162,10 +121,10 @@ var monitorBetter = map[string]string{
 	monitor.MetricLostAllocation: "lower", monitor.MetricLostScheduling: "lower", monitor.MetricMonitoringChange: "",
 }
 
-func (monitorKind) Metrics() []Metric {
-	var out []Metric
+func (monitorKind) Metrics() []lab.Metric {
+	var out []lab.Metric
 	for _, m := range monitor.Metrics() {
-		x := Metric{ID: m.ID, Name: m.Name, Help: m.Help, Better: "higher"}
+		x := lab.Metric{ID: m.ID, Name: m.Name, Help: m.Help, Better: "higher"}
 		if b, ok := monitorBetter[m.ID]; ok {
 			x.Better = b
 		}
@@ -180,8 +139,8 @@ func (monitorKind) Metrics() []Metric {
 	return out
 }
 
-func (monitorKind) Facts() []Fact {
-	return []Fact{
+func (monitorKind) Facts() []lab.Fact {
+	return []lab.Fact{
 		{ID: FactExpectedChanges, Name: "Changes expected per epoch", Help: "Σ λ_i, the changes all pages are expected to make in an epoch."},
 		{ID: FactTotalInformation, Name: "Information per epoch", Help: "Σ W_i λ_i, the weighted changes of an epoch: RIR's denominator."},
 		{ID: FactAppendixARatio, Name: "Appendix A ratio (weighted)",
@@ -193,7 +152,7 @@ func (monitorKind) Facts() []Fact {
 
 // monitorData is what a resolved spec monitors, and how many epochs a log
 // holds (0 with known probabilities).
-func monitorData(d *dataset.Dataset, ms MonitorSpec) (monitor.Data, int, error) {
+func monitorData(d *dataset.Dataset, ms lab.MonitorSpec) (monitor.Data, int, error) {
 	if truth, ok := camTruths[d.Info.ID]; ok {
 		m := truth()
 		return monitor.Data{Instance: &m.Instance, Sizes: m.Size}, 0, nil
@@ -205,8 +164,8 @@ func monitorData(d *dataset.Dataset, ms MonitorSpec) (monitor.Data, int, error) 
 	return monitor.Data{Instance: &r.Instance, Recorded: &r.Recorded, Sizes: d.Features["size"]}, len(r.Changed), nil
 }
 
-func (monitorKind) Resolve(spec Spec, d *dataset.Dataset) (Spec, time.Duration, string, error) {
-	var ms MonitorSpec
+func (monitorKind) Resolve(spec lab.Spec, d *dataset.Dataset) (lab.Spec, time.Duration, string, error) {
+	var ms lab.MonitorSpec
 	if spec.Monitor != nil {
 		ms = *spec.Monitor
 	}
@@ -286,11 +245,11 @@ func (monitorKind) Resolve(spec Spec, d *dataset.Dataset) (Spec, time.Duration, 
 	spec.Monitor = &ms
 	epochs := ms.Tracking + ms.Epochs
 	units := float64(n) * float64(p) * float64(epochs) * float64(spec.Repeats) * float64(len(spec.Policies))
-	what := fmt.Sprintf("%d pages × %d instants × %d epochs × %d repeats of %s", n, p, epochs, spec.Repeats, count(len(spec.Policies), "policy", "policies"))
+	what := fmt.Sprintf("%d pages × %d instants × %d epochs × %d repeats of %s", n, p, epochs, spec.Repeats, lab.Count(len(spec.Policies), "policy", "policies"))
 	return spec, time.Duration(units * float64(monitorCost)), what, nil
 }
 
-func (k monitorKind) Run(ctx context.Context, spec Spec, d *dataset.Dataset, progress func(int)) (*Result, error) {
+func (k monitorKind) Run(ctx context.Context, spec lab.Spec, d *dataset.Dataset, progress func(int)) (*lab.Result, error) {
 	ms := *spec.Monitor
 	data, _, err := monitorData(d, ms)
 	if err != nil {
@@ -315,11 +274,11 @@ func (k monitorKind) Run(ctx context.Context, spec Spec, d *dataset.Dataset, pro
 		}
 		return nil, err
 	}
-	res := &Result{Spec: spec, Dataset: d.Info}
+	res := &lab.Result{Spec: spec, Dataset: d.Info}
 	for i, pr := range rep.Policies {
 		desc, _ := monitor.PolicyByID(pr.ID)
 		ps := spec.Policies[i]
-		out := PolicyResult{ID: pr.ID, Label: ps.Label, Name: desc.Name, Oracle: desc.UsesRates && ms.Tracking == 0,
+		out := lab.PolicyResult{ID: pr.ID, Label: ps.Label, Name: desc.Name, Oracle: desc.UsesRates && ms.Tracking == 0,
 			Params: ps.Params, Metrics: pr.Metrics, Series: pr.Series}
 		if out.Params == nil {
 			out.Params = param.Values{}
@@ -333,19 +292,24 @@ func (k monitorKind) Run(ctx context.Context, spec Spec, d *dataset.Dataset, pro
 				delete(out.Series, id)
 			}
 		}
-		out.setFact(FactExpectedChanges, rep.ExpectedChanges)
-		out.setFact(FactTotalInformation, rep.TotalInformation)
-		out.setFact(FactAppendixARatio, rep.AppendixWeighted)
-		out.setFact(FactAppendixARatioUniform, rep.AppendixUnweighted)
+		out.SetFact(FactExpectedChanges, rep.ExpectedChanges)
+		out.SetFact(FactTotalInformation, rep.TotalInformation)
+		out.SetFact(FactAppendixARatio, rep.AppendixWeighted)
+		out.SetFact(FactAppendixARatioUniform, rep.AppendixUnweighted)
 		res.Policies = append(res.Policies, out)
 	}
 	planned := "with the true update probabilities"
 	if ms.Tracking > 0 {
-		planned = fmt.Sprintf("after a tracking phase of %s", count(ms.Tracking, "epoch", "epochs"))
+		planned = fmt.Sprintf("after a tracking phase of %s", lab.Count(ms.Tracking, "epoch", "epochs"))
 	}
-	res.Work = fmt.Sprintf("%s × %s × %s of %s", count(len(spec.Policies), "policy", "policies"), count(spec.Repeats, "repeat", "repeats"),
-		count(ms.Epochs, "epoch", "epochs"), count(len(data.Instance.Weight), "page", "pages"))
+	res.Work = fmt.Sprintf("%s × %s × %s of %s", lab.Count(len(spec.Policies), "policy", "policies"), lab.Count(spec.Repeats, "repeat", "repeats"),
+		lab.Count(ms.Epochs, "epoch", "epochs"), lab.Count(len(data.Instance.Weight), "page", "pages"))
 	res.About = fmt.Sprintf("Mean over %s, averaged over %s; ± is the half-width of the 95%% interval across repeats. %s, %s per epoch planned %s, seed %d.",
-		count(spec.Repeats, "repeat", "repeats"), count(ms.Epochs, "monitored epoch", "monitored epochs"), d.Info.Name, count(spec.Budget, "monitoring task", "monitoring tasks"), planned, spec.Seed)
+		lab.Count(spec.Repeats, "repeat", "repeats"), lab.Count(ms.Epochs, "monitored epoch", "monitored epochs"), d.Info.Name, lab.Count(spec.Budget, "monitoring task", "monitoring tasks"), planned, spec.Seed)
 	return res, nil
+}
+
+// specErr is a *lab.SpecError at field.
+func specErr(field, format string, args ...any) *lab.SpecError {
+	return &lab.SpecError{Field: field, Msg: fmt.Sprintf(format, args...)}
 }

@@ -1,4 +1,4 @@
-package lab_test
+package monitorkind_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/monitor"
+	"github.com/refreshlab/refreshlab/core/monitor/monitorkind"
 )
 
 // monitorSpec is the monitor kind's first request: the bundled pandey-cam,
@@ -52,7 +53,7 @@ func TestMonitorRun(t *testing.T) {
 		if prev != nil && !(prev.Metric(monitor.MetricRIR).Lo > s.Hi) {
 			t.Errorf("%s's rir %+v does not clear %s's %+v", prev.ID, prev.Metric(monitor.MetricRIR), p.ID, s)
 		}
-		if ratio, ok := p.Fact(lab.FactAppendixARatio); !ok || !(ratio > 1) {
+		if ratio, ok := p.Fact(monitorkind.FactAppendixARatio); !ok || !(ratio > 1) {
 			t.Errorf("%s: Appendix A ratio %v, %v", p.ID, ratio, ok)
 		}
 		if !p.Oracle && p.ID != "weighted-uniform" {
@@ -89,7 +90,7 @@ func TestMonitorCatalog(t *testing.T) {
 			t.Errorf("metric %s: %+v, %v", m.ID, lm, ok)
 		}
 	}
-	if _, ok := lab.FactByID(lab.FactAppendixARatio); !ok {
+	if _, ok := lab.FactByID(monitorkind.FactAppendixARatio); !ok {
 		t.Error("no Appendix A fact")
 	}
 	if h := lab.Headline(lab.KindMonitor); h != monitor.MetricRIR {
