@@ -95,6 +95,8 @@ var ChartTypes = []ChartType{
 	{ID: ChartForest, Kinds: lab.Kinds(), Help: "The policies ranked by a metric (the kind's headline unless one is named), each mean with its 95% interval, a dashed line at the best that does not read the truth."},
 }
 
+func init() { ChartTypes = append(ChartTypes, monitorChartTypes...) }
+
 // init adds each registered kind (lab.Register) to the chart types it
 // names (lab.Kind.Charts); a name this package does not draw is the
 // kind's bug, which every test finds.
@@ -286,6 +288,10 @@ func Figure(res *lab.Result, opts ChartOptions) (figure, error) {
 	}
 	about := fmt.Sprintf("%s on %s, %d downloads per %s, %d repeats, seed %d.",
 		m.Name, res.Dataset.Name, res.Spec.Budget, unit, res.Spec.Repeats, res.Spec.Seed)
+	if res.Spec.Kind == lab.KindMonitor {
+		about = fmt.Sprintf("%s on %s, %d monitoring tasks per epoch, %d repeats, seed %d.",
+			m.Name, res.Dataset.Name, res.Spec.Budget, res.Spec.Repeats, res.Spec.Seed)
+	}
 	switch opts.Type {
 	case ChartCycles:
 		c := chart.Line{
@@ -334,6 +340,8 @@ func Figure(res *lab.Result, opts ChartOptions) (figure, error) {
 		return sitesChart(res, opts, pols, styles, refs, unit)
 	case ChartAllocation:
 		return allocationChart(res, opts, pols, styles, refs)
+	case ChartMonitorEpochs, ChartMonitorAllocation, ChartMonitorLosses:
+		return monitorChart(res, opts, m, pols, styles, yr, refs)
 	}
 	return estimateChart(res, opts, m, refs)
 }

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -177,7 +178,8 @@ func checkPolicyCount(spec Spec, noun, nouns, ids string) error {
 }
 
 // resolveKind makes the shared checks of a spec of the registered kind k,
-// then k's own, and bounds the work.
+// then k's own, and bounds the work, that of its sweep's runs included
+// (each value costs about what the spec does).
 func (l *Lab) resolveKind(k Kind, spec Spec) (Spec, *dataset.Dataset, error) {
 	d, err := l.lookupDataset(spec)
 	if err != nil {
@@ -189,8 +191,12 @@ func (l *Lab) resolveKind(k Kind, spec Spec) (Spec, *dataset.Dataset, error) {
 	if err := checkPolicyCount(spec, "policy", "policies", l.policyIDsOf(k.ID())); err != nil {
 		return spec, nil, err
 	}
+	points := 1.0 // the spec's run and its sweep's
 	if spec.Sweep != nil {
-		return spec, nil, specErr("sweep", "the %s kind has no sweeps: run one spec per value", k.ID())
+		if err := checkSweep(spec.Sweep); err != nil {
+			return spec, nil, err
+		}
+		points += float64(len(spec.Sweep.Values))
 	}
 	ps, err := l.checkPolicies(spec.Policies, k.ID(), "policy")
 	if err != nil {
@@ -201,6 +207,10 @@ func (l *Lab) resolveKind(k Kind, spec Spec) (Spec, *dataset.Dataset, error) {
 	if err != nil {
 		return spec, nil, err
 	}
+	if points > 1 {
+		work = time.Duration(float64(work) * points)
+		what += fmt.Sprintf(" × %.0f runs", points)
+	}
 	if work > MaxWork {
 		return spec, nil, specErr("repeats", "too much work: %s would take about %v, more than the %v a run may take; use fewer repeats",
 			what, work.Round(time.Second), MaxWork)
@@ -208,16 +218,24 @@ func (l *Lab) resolveKind(k Kind, spec Spec) (Spec, *dataset.Dataset, error) {
 	return spec, d, nil
 }
 
-// runKind resolves and runs a spec of the registered kind k.
+// runKind resolves and runs a spec of the registered kind k, then its
+// sweep, if it has one, each value a run of the kind.
 func (l *Lab) runKind(k Kind, spec Spec, w *watch) (*Result, error) {
 	spec, d, err := l.resolveKind(k, spec)
 	if err != nil {
 		return nil, err
 	}
 	start := w.done
-	return k.Run(w.ctx, spec, d, func(n int) {
+	res, err := k.Run(w.ctx, spec, d, func(n int) {
 		if start+n > w.done {
 			w.add(start + n - w.done)
 		}
 	})
+	if err != nil || spec.Sweep == nil {
+		return res, err
+	}
+	if res.Sweep, err = l.runSweep(spec, w); err != nil {
+		return nil, err
+	}
+	return res, nil
 }

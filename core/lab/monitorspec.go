@@ -46,4 +46,29 @@ type MonitorSpec struct {
 	Slot  float64 `json:"slot,omitempty"`
 	Slots int     `json:"slots,omitempty"`
 	Phase float64 `json:"phase,omitempty"`
+	// RateSkew, UpdateSkew, WeightSkew and Profile redraw a generated
+	// dataset (pandey-cam) with one of its generator's parameters changed
+	// (Pandey et al. §5.2–5.4 vary them): θ, the Zipf parameter of the
+	// pages' change rates; the Zipf parameter of the update probabilities;
+	// that of the page weights; and how a page's changes spread over its
+	// instants ("humps" or "uniform"). nil or "" keeps the bundled draw's.
+	RateSkew   *float64 `json:"rateSkew,omitempty"`
+	UpdateSkew *float64 `json:"updateSkew,omitempty"`
+	WeightSkew *float64 `json:"weightSkew,omitempty"`
+	Profile    string   `json:"profile,omitempty"`
+}
+
+// MonitorResult describes the pages of a monitor run, in the instance's
+// order (on a generated dataset, the most dynamic first).
+type MonitorResult struct {
+	// Changes is each page's expected changes in an epoch, λ_i, where the
+	// update probabilities are known (nil on a change log).
+	Changes []float64 `json:"changes,omitempty"`
+}
+
+// MonitorPolicyResult is a monitoring policy's allocation: each page's
+// tasks in an epoch of its last plan, the mean over repeats (Pandey et al.
+// Figs. 5 and 7 bin them by page).
+type MonitorPolicyResult struct {
+	Tasks []float64 `json:"tasks"`
 }

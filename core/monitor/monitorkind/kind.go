@@ -39,16 +39,61 @@ const (
 	FactAppendixARatioUniform = "appendixARatioUnweighted"
 )
 
-// camTruths are the datasets whose update probabilities the lab knows:
-// each bundled generator's model, drawn once on first use.
-var camTruths = map[string]func() *synth.PandeyCAMModel{
-	synth.PandeyCAMInfo.ID: sync.OnceValue(func() *synth.PandeyCAMModel {
-		m, err := synth.PandeyCAMWith(lab.BundledSeed, synth.PandeyCAMDefault)
-		if err != nil {
-			panic("lab: pandey-cam: " + err.Error()) // the defaults are valid
-		}
-		return m
-	}),
+// generators are the datasets whose update probabilities the lab knows:
+// each bundled generator's configuration, drawn with the bundled seed.
+var generators = map[string]synth.PandeyCAMConfig{
+	synth.PandeyCAMInfo.ID: synth.PandeyCAMDefault,
+}
+
+// models remembers the draws of generators, by configuration, so that a
+// sweep or a slider's return to a value draws nothing again.
+var models = struct {
+	sync.Mutex
+	m map[synth.PandeyCAMConfig]*synth.PandeyCAMModel
+}{m: map[synth.PandeyCAMConfig]*synth.PandeyCAMModel{}}
+
+// maxModels bounds models: beyond it the oldest draws are forgotten.
+const maxModels = 16
+
+// generated returns the generator configuration of dataset id with ms's
+// changes to it, and whether the lab knows the dataset's generator.
+func generated(id string, ms lab.MonitorSpec) (synth.PandeyCAMConfig, bool) {
+	c, ok := generators[id]
+	if !ok {
+		return c, false
+	}
+	if ms.RateSkew != nil {
+		c.RateSkew = *ms.RateSkew
+	}
+	if ms.UpdateSkew != nil {
+		c.UpdateSkew = *ms.UpdateSkew
+	}
+	if ms.WeightSkew != nil {
+		c.WeightSkew = *ms.WeightSkew
+	}
+	if ms.Profile != "" {
+		c.Profile = ms.Profile
+	}
+	return c, true
+}
+
+// model draws (or recalls) the generator's model for c with the bundled
+// seed.
+func model(c synth.PandeyCAMConfig) (*synth.PandeyCAMModel, error) {
+	models.Lock()
+	defer models.Unlock()
+	if m, ok := models.m[c]; ok {
+		return m, nil
+	}
+	m, err := synth.PandeyCAMWith(lab.BundledSeed, c)
+	if err != nil {
+		return nil, err
+	}
+	if len(models.m) >= maxModels {
+		clear(models.m)
+	}
+	models.m[c] = m
+	return m, nil
 }
 
 func init() { lab.Register(monitorKind{}) }
@@ -56,13 +101,16 @@ func init() { lab.Register(monitorKind{}) }
 // monitorKind is the monitor kind (lab.Kind).
 type monitorKind struct{}
 
-func (monitorKind) ID() string          { return lab.KindMonitor }
-func (monitorKind) Headline() string    { return monitor.MetricRIR }
-func (monitorKind) Charts() []string    { return []string{"forest"} }
+func (monitorKind) ID() string       { return lab.KindMonitor }
+func (monitorKind) Headline() string { return monitor.MetricRIR }
+func (monitorKind) Charts() []string {
+	return []string{"forest", "sweep", "monitor-epochs", "monitor-allocation", "monitor-losses"}
+}
 func (monitorKind) DefaultRepeats() int { return lab.DefaultRepeats }
 
 func (monitorKind) Fields() []lab.SpecField {
 	n := float64(MaxMonitorEpochs)
+	d := synth.PandeyCAMDefault
 	return []lab.SpecField{
 		{Param: param.Param{Name: "monitor.tracking", Label: "Tracking epochs", Type: param.Int, Help: "Epochs of the tracking phase, every instant monitored, before the first plan."}.Range(0, n)},
 		{Param: param.Param{Name: "monitor.epochs", Label: "Monitored epochs", Type: param.Int, Help: "Monitored epochs after the tracking phase."}.Range(0, n)},
@@ -77,6 +125,15 @@ func (monitorKind) Fields() []lab.SpecField {
 		{Param: param.Param{Name: "monitor.slot", Label: "Slot (s)", Type: param.Float, Help: "A change log's time slot, one update instant, in seconds."}.Range(0, 4e9)},
 		{Param: param.Param{Name: "monitor.slots", Label: "Slots per epoch", Type: param.Int, Help: "A change log's slots per epoch."}.Range(0, 1<<20)},
 		{Param: param.Param{Name: "monitor.phase", Label: "Phase (s)", Type: param.Float, Help: "Where a change log's first instant falls in its epoch, seconds after the epoch's start."}.Range(-4e9, 4e9)},
+		{Param: param.Param{Name: "monitor.rateSkew", Label: "Change-rate skew θ", Type: param.Float, Default: d.RateSkew,
+			Help: "θ, the Zipf parameter of the pages' change rates in a generated dataset: 0 gives every page the same rate (Pandey et al. §5.1)."}.Range(0, 10)},
+		{Param: param.Param{Name: "monitor.updateSkew", Label: "Update-probability skew", Type: param.Float, Default: d.UpdateSkew,
+			Help: "The Zipf parameter of a generated page's update probabilities over its instants: higher makes a few instants likelier (§5.3)."}.Range(0, 10)},
+		{Param: param.Param{Name: "monitor.weightSkew", Label: "Page-weight skew", Type: param.Float, Default: d.WeightSkew,
+			Help: "The Zipf parameter of a generated dataset's page weights: 0 weighs every page alike (§5.2.3)."}.Range(0, 10)},
+		{Param: param.Param{Name: "monitor.profile", Label: "Update profile", Type: param.Enum, Default: d.Profile, Options: []string{"humps", "uniform"},
+			OptionLabels: []string{"Humps (skewed over the epoch)", "Uniform (the same at every instant)"},
+			Help:         "How a generated page's changes spread over its instants: in humps, or equally at every instant (§5.2.1)."}},
 	}
 }
 
@@ -96,7 +153,7 @@ func (monitorKind) Design(res *lab.Result) string {
 	} else {
 		s += " The policies that use update probabilities planned with the true ones (Pandey et al. §5.2–5.4)."
 	}
-	if _, known := camTruths[res.Dataset.ID]; known {
+	if _, known := generators[res.Dataset.ID]; known {
 		s += " Repeat r draws the changes, a coin per page and update instant (§5.1), from PCG stream 2r of the seed, the same for every policy, and the baselines' placement of their tasks from stream 2r + 1."
 	} else {
 		s += fmt.Sprintf(" The changes are the log's, cut into epochs of %d slots of %g s, the same in every repeat; repeat r draws the baselines' placement of their tasks from PCG stream 2r + 1 of the seed.", ms.Slots, ms.Slot)
@@ -153,8 +210,11 @@ func (monitorKind) Facts() []lab.Fact {
 // monitorData is what a resolved spec monitors, and how many epochs a log
 // holds (0 with known probabilities).
 func monitorData(d *dataset.Dataset, ms lab.MonitorSpec) (monitor.Data, int, error) {
-	if truth, ok := camTruths[d.Info.ID]; ok {
-		m := truth()
+	if c, ok := generated(d.Info.ID, ms); ok {
+		m, err := model(c)
+		if err != nil {
+			return monitor.Data{}, 0, specErr(generatorField(ms), "%v", err)
+		}
 		return monitor.Data{Instance: &m.Instance, Sizes: m.Size}, 0, nil
 	}
 	r, err := monitor.FromEvents(d, monitor.EventOptions{Slot: ms.Slot, Slots: ms.Slots, Phase: ms.Phase})
@@ -164,14 +224,30 @@ func monitorData(d *dataset.Dataset, ms lab.MonitorSpec) (monitor.Data, int, err
 	return monitor.Data{Instance: &r.Instance, Recorded: &r.Recorded, Sizes: d.Features["size"]}, len(r.Changed), nil
 }
 
+// generatorField names the first generator field ms sets, for an error.
+func generatorField(ms lab.MonitorSpec) string {
+	switch {
+	case ms.RateSkew != nil:
+		return "monitor.rateSkew"
+	case ms.UpdateSkew != nil:
+		return "monitor.updateSkew"
+	case ms.WeightSkew != nil:
+		return "monitor.weightSkew"
+	}
+	return "monitor.profile"
+}
+
 func (monitorKind) Resolve(spec lab.Spec, d *dataset.Dataset) (lab.Spec, time.Duration, string, error) {
 	var ms lab.MonitorSpec
 	if spec.Monitor != nil {
 		ms = *spec.Monitor
 	}
 	spec.Cycles = 0
-	_, known := camTruths[d.Info.ID]
+	_, known := generators[d.Info.ID]
 	if !known {
+		if ms.RateSkew != nil || ms.UpdateSkew != nil || ms.WeightSkew != nil || ms.Profile != "" {
+			return spec, 0, "", specErr(generatorField(ms), "%s is not generated: rateSkew, updateSkew, weightSkew and profile redraw a generated dataset such as pandey-cam", d.Info.ID)
+		}
 		switch {
 		case ms.Slot == 0:
 			ms.Slot = 3600
@@ -275,11 +351,18 @@ func (k monitorKind) Run(ctx context.Context, spec lab.Spec, d *dataset.Dataset,
 		return nil, err
 	}
 	res := &lab.Result{Spec: spec, Dataset: d.Info}
+	res.Monitor = &lab.MonitorResult{}
+	if in := data.Instance; in.Rho != nil {
+		res.Monitor.Changes = make([]float64, in.Pages())
+		for i := range res.Monitor.Changes {
+			res.Monitor.Changes[i] = in.Lambda(i)
+		}
+	}
 	for i, pr := range rep.Policies {
 		desc, _ := monitor.PolicyByID(pr.ID)
 		ps := spec.Policies[i]
 		out := lab.PolicyResult{ID: pr.ID, Label: ps.Label, Name: desc.Name, Oracle: desc.UsesRates && ms.Tracking == 0,
-			Params: ps.Params, Metrics: pr.Metrics, Series: pr.Series}
+			Params: ps.Params, Metrics: pr.Metrics, Series: pr.Series, Monitor: &lab.MonitorPolicyResult{Tasks: pr.Tasks}}
 		if out.Params == nil {
 			out.Params = param.Values{}
 		}

@@ -118,7 +118,16 @@ func TestMonitorSpecErrors(t *testing.T) {
 		{"no policies", func(s *lab.Spec) { s.Policies = nil }, "policies", "cam, weighted-proportional"},
 		{"a schedule's id", func(s *lab.Spec) { s.Policies = []lab.PolicySpec{{ID: "cho-optimal-age"}} }, "policies[0].id", "unknown policy"},
 		{"twice", func(s *lab.Spec) { s.Policies = []lab.PolicySpec{{ID: "cam"}, {ID: "cam"}} }, "policies[1]", "appears twice"},
-		{"a sweep", func(s *lab.Spec) { s.Sweep = &lab.Sweep{Field: "budget", Values: []float64{1}} }, "sweep", "no sweeps"},
+		{"an empty sweep", func(s *lab.Spec) { s.Sweep = &lab.Sweep{Field: "budget"} }, "sweep.values", "expected 1 to"},
+		{"a sweep beyond the work", func(s *lab.Spec) {
+			s.Repeats = 100
+			s.Sweep = &lab.Sweep{Field: "budget", Values: make([]float64, 50)}
+		}, "repeats", "× 51 runs"},
+		{"a skew out of range", func(s *lab.Spec) { s.Monitor = &lab.MonitorSpec{RateSkew: ptr(-1.0)} }, "monitor.rateSkew", "rateSkew = -1"},
+		{"a skew on a log", func(s *lab.Spec) {
+			s.Dataset.ID, s.Budget = "hourly-3", 1
+			s.Monitor = &lab.MonitorSpec{UpdateSkew: ptr(1.0)}
+		}, "monitor.updateSkew", "not generated"},
 		{"too much work", func(s *lab.Spec) { s.Repeats = 2000 }, "repeats", "too much work"},
 		{"budget beyond the instants", func(s *lab.Spec) { s.Budget = 500*480 + 1 }, "budget", "500 pages × 480 instants"},
 		{"slots on pandey-cam", func(s *lab.Spec) { s.Monitor = &lab.MonitorSpec{Slots: 24} }, "monitor.slot", "own update instants"},
