@@ -37,6 +37,7 @@ const (
 	FactTotalInformation      = "totalInformation"
 	FactAppendixARatio        = "appendixARatio"
 	FactAppendixARatioUniform = "appendixARatioUnweighted"
+	FactRatio90               = "camRatio90"
 )
 
 // generators are the datasets whose update probabilities the lab knows:
@@ -49,8 +50,15 @@ var generators = map[string]synth.PandeyCAMConfig{
 // sweep or a slider's return to a value draws nothing again.
 var models = struct {
 	sync.Mutex
-	m map[synth.PandeyCAMConfig]*synth.PandeyCAMModel
-}{m: map[synth.PandeyCAMConfig]*synth.PandeyCAMModel{}}
+	m map[synth.PandeyCAMConfig]*drawn
+}{m: map[synth.PandeyCAMConfig]*drawn{}}
+
+// drawn is a generator's draw and the tasks an epoch needs for CAM to
+// return 90% of its information (monitor.TasksForShare), computed once.
+type drawn struct {
+	model   *synth.PandeyCAMModel
+	tasks90 int
+}
 
 // maxModels bounds models: beyond it the oldest draws are forgotten.
 const maxModels = 16
@@ -79,11 +87,11 @@ func generated(id string, ms lab.MonitorSpec) (synth.PandeyCAMConfig, bool) {
 
 // model draws (or recalls) the generator's model for c with the bundled
 // seed.
-func model(c synth.PandeyCAMConfig) (*synth.PandeyCAMModel, error) {
+func model(c synth.PandeyCAMConfig) (*drawn, error) {
 	models.Lock()
 	defer models.Unlock()
-	if m, ok := models.m[c]; ok {
-		return m, nil
+	if d, ok := models.m[c]; ok {
+		return d, nil
 	}
 	m, err := synth.PandeyCAMWith(lab.BundledSeed, c)
 	if err != nil {
@@ -92,8 +100,9 @@ func model(c synth.PandeyCAMConfig) (*synth.PandeyCAMModel, error) {
 	if len(models.m) >= maxModels {
 		clear(models.m)
 	}
-	models.m[c] = m
-	return m, nil
+	d := &drawn{model: m, tasks90: monitor.TasksForShare(&m.Instance, 0.9)}
+	models.m[c] = d
+	return d, nil
 }
 
 func init() { lab.Register(monitorKind{}) }
@@ -204,24 +213,27 @@ func (monitorKind) Facts() []lab.Fact {
 			Help: "Expected RIR of weighted proportional over that of weighted uniform under uniform update probabilities, ΣW²λ²·ΣW / (ΣW²λ·ΣWλ) (Pandey et al. Appendix A, as derived in core/monitor)."},
 		{ID: FactAppendixARatioUniform, Name: "Appendix A ratio (unweighted)",
 			Help: "The same ratio with every weight 1, Σλ²·N / (Σλ)²: proportional over uniform for continuous queries."},
+		{ID: FactRatio90, Name: "Ratio for 90% (CAM)",
+			Help: "The monitoring-to-change ratio at which CAM's expected RIR first reaches 90%: the fewest tasks whose largest W_i ρ_ij sum to 90% of Σ W_i λ_i, over Σ λ_i (Pandey et al. §5.5, Fig. 12)."},
 	}
 }
 
 // monitorData is what a resolved spec monitors, and how many epochs a log
-// holds (0 with known probabilities).
-func monitorData(d *dataset.Dataset, ms lab.MonitorSpec) (monitor.Data, int, error) {
+// holds (0 with known probabilities). tasks90 is CAM's tasks for 90% of
+// the information with known probabilities (0 on a log).
+func monitorData(d *dataset.Dataset, ms lab.MonitorSpec) (data monitor.Data, logEpochs, tasks90 int, err error) {
 	if c, ok := generated(d.Info.ID, ms); ok {
-		m, err := model(c)
+		g, err := model(c)
 		if err != nil {
-			return monitor.Data{}, 0, specErr(generatorField(ms), "%v", err)
+			return monitor.Data{}, 0, 0, specErr(generatorField(ms), "%v", err)
 		}
-		return monitor.Data{Instance: &m.Instance, Sizes: m.Size}, 0, nil
+		return monitor.Data{Instance: &g.model.Instance, Sizes: g.model.Size}, 0, g.tasks90, nil
 	}
 	r, err := monitor.FromEvents(d, monitor.EventOptions{Slot: ms.Slot, Slots: ms.Slots, Phase: ms.Phase})
 	if err != nil {
-		return monitor.Data{}, 0, specErr("monitor.slots", "%v", err)
+		return monitor.Data{}, 0, 0, specErr("monitor.slots", "%v", err)
 	}
-	return monitor.Data{Instance: &r.Instance, Recorded: &r.Recorded, Sizes: d.Features["size"]}, len(r.Changed), nil
+	return monitor.Data{Instance: &r.Instance, Recorded: &r.Recorded, Sizes: d.Features["size"]}, len(r.Changed), 0, nil
 }
 
 // generatorField names the first generator field ms sets, for an error.
@@ -260,7 +272,7 @@ func (monitorKind) Resolve(spec lab.Spec, d *dataset.Dataset) (lab.Spec, time.Du
 	} else if ms.Slot != 0 || ms.Slots != 0 || ms.Phase != 0 {
 		return spec, 0, "", specErr("monitor.slot", "%s has its own update instants: slot, slots and phase cut a change log", d.Info.ID)
 	}
-	data, logEpochs, err := monitorData(d, ms)
+	data, logEpochs, _, err := monitorData(d, ms)
 	if err != nil {
 		return spec, 0, "", err
 	}
@@ -327,7 +339,7 @@ func (monitorKind) Resolve(spec lab.Spec, d *dataset.Dataset) (lab.Spec, time.Du
 
 func (k monitorKind) Run(ctx context.Context, spec lab.Spec, d *dataset.Dataset, progress func(int)) (*lab.Result, error) {
 	ms := *spec.Monitor
-	data, _, err := monitorData(d, ms)
+	data, _, tasks90, err := monitorData(d, ms)
 	if err != nil {
 		return nil, err
 	}
@@ -379,6 +391,9 @@ func (k monitorKind) Run(ctx context.Context, spec lab.Spec, d *dataset.Dataset,
 		out.SetFact(FactTotalInformation, rep.TotalInformation)
 		out.SetFact(FactAppendixARatio, rep.AppendixWeighted)
 		out.SetFact(FactAppendixARatioUniform, rep.AppendixUnweighted)
+		if tasks90 > 0 {
+			out.SetFact(FactRatio90, float64(tasks90)/rep.ExpectedChanges)
+		}
 		res.Policies = append(res.Policies, out)
 	}
 	planned := "with the true update probabilities"
