@@ -92,3 +92,58 @@ func TestClaimsWhereToSpendMonitoringTasks(t *testing.T) {
 	claim(t, gain("weighted-uniform") > gain("cam") && gain("weighted-uniform") > gain("weighted-proportional") && math.Abs(g.Mean-0.25) < 0.03,
 		"skewed weights lift weighted uniform most, to about a quarter (%.4f; gains %.4f, %.4f, %.4f)", g.Mean, gain("cam"), gain("weighted-proportional"), gain("weighted-uniform"))
 }
+
+// TestClaimsSchedulingAndReallocation: with the truth, Fig. 16's setting
+// loses a negligible share in scheduling beside the allocation's loss, and
+// CAM returns about 0.93; at a capacity of 50, list scheduling loses about
+// a tenth and the α-point rule almost nothing; after 3 (and even 30)
+// tracking epochs CAM falls below weighted proportional, after 10 it
+// returns about two thirds; re-allocating every epoch from the truth
+// drops CAM to about a fifth after one epoch, where it stays, and every 3
+// epochs postpones and softens the fall; from 3 tracking epochs CAM climbs
+// about a hundredth every 10 epochs, some four hundredths in 30 and still
+// rising, while weighted proportional loses a little.
+func TestClaimsSchedulingAndReallocation(t *testing.T) {
+	const id = "scheduling-and-reallocation"
+	with := func(edit func(*lab.MonitorSpec), repeats int) *lab.Result {
+		return claimRun(t, id, func(s *lab.Spec) {
+			ms := *s.Monitor
+			edit(&ms)
+			s.Monitor, s.Repeats = &ms, repeats
+		})
+	}
+	res := with(func(*lab.MonitorSpec) {}, 5)
+	cam := policyOf(t, res, "cam")
+	a, sch := cam.Metric("lostInAllocation"), cam.Metric("lostInScheduling")
+	truth := cam.Metric("rir").Mean
+	claim(t, sch.Mean < a.Mean/20, "scheduling loses a negligible share beside allocation (%.4f, %.4f)", sch.Mean, a.Mean)
+	claim(t, math.Abs(truth-0.93) < 0.005, "CAM with the truth returns about 0.93 (%.4f)", truth)
+
+	list := policyOf(t, with(func(m *lab.MonitorSpec) { m.Capacity, m.Scheduler = 50, "list" }, 5), "cam").Metric("lostInScheduling")
+	alpha := policyOf(t, with(func(m *lab.MonitorSpec) { m.Capacity = 50 }, 5), "cam").Metric("lostInScheduling")
+	claim(t, list.Mean > 0.07 && list.Mean < 0.15 && alpha.Mean < 0.01 && above(list, alpha),
+		"at capacity 50 list scheduling loses about a tenth (%.4f), the α-point rule almost nothing (%.4f)", list.Mean, alpha.Mean)
+
+	for _, tracking := range []int{3, 30} {
+		r := with(func(m *lab.MonitorSpec) { m.Tracking, m.Epochs = tracking, 3 }, 5)
+		c, w := policyOf(t, r, "cam").Metric("rir"), policyOf(t, r, "weighted-proportional").Metric("rir")
+		claim(t, above(w, c), "after %d tracking epochs CAM (%.4f) below weighted proportional (%.4f)", tracking, c.Mean, w.Mean)
+	}
+	ten := policyOf(t, with(func(m *lab.MonitorSpec) { m.Tracking, m.Epochs = 10, 3 }, 5), "cam").Metric("rir")
+	claim(t, ten.Mean > 0.6 && ten.Mean < 0.72, "after 10 tracking epochs CAM returns about two thirds (%.4f)", ten.Mean)
+
+	every := policyOf(t, with(func(m *lab.MonitorSpec) { m.Reallocate = 1 }, 5), "cam").Series["rir"]
+	third := policyOf(t, with(func(m *lab.MonitorSpec) { m.Reallocate = 3 }, 5), "cam").Series["rir"]
+	claim(t, math.Abs(every[0].Mean-truth) < 0.01 && every[1].Mean > 0.15 && every[1].Mean < 0.25 && every[9].Mean < 0.25,
+		"re-allocating from the truth, CAM falls from the truth's RIR (%.4f) to about a fifth after one epoch (%.4f) and stays (%.4f)", every[0].Mean, every[1].Mean, every[9].Mean)
+	claim(t, math.Abs(third[2].Mean-truth) < 0.01 && above(third[3], every[3]) && above(third[9], every[9]),
+		"every 3 epochs postpones the fall (%.4f) and softens it (%.4f against %.4f)", third[2].Mean, third[3].Mean, every[3].Mean)
+
+	long := with(func(m *lab.MonitorSpec) { m.Tracking, m.Epochs, m.Reallocate, m.Scheduler, m.Monitors, m.Capacity = 3, 30, 1, "", 0, 0 }, 10)
+	s := policyOf(t, long, "cam").Series["rir"]
+	rise10, rise30, last10 := s[9].Mean-s[0].Mean, s[29].Mean-s[0].Mean, s[29].Mean-s[19].Mean
+	claim(t, rise10 > 0.005 && rise10 < 0.02 && rise30 > 0.025 && rise30 < 0.06 && last10 > 0.005 && s[29].Mean < truth/2,
+		"CAM climbs about a hundredth in 10 epochs (%.4f), four hundredths in 30 (%.4f), still rising (%.4f in the last 10), far below the truth", rise10, rise30, last10)
+	wp := policyOf(t, long, "weighted-proportional").Series["rir"]
+	claim(t, above(wp[0], wp[29]), "weighted proportional loses under re-allocation (%.4f to %.4f)", wp[0].Mean, wp[29].Mean)
+}
