@@ -62,9 +62,9 @@ func TestClaimsWhereToSpendMonitoringTasks(t *testing.T) {
 	claim(t, math.Abs(binTasks(wu, 50, 500)/budget-0.9) < 0.01, "weighted uniform spends 90%% of its tasks outside the first bin (%.3f)", binTasks(wu, 50, 500)/budget)
 
 	ratio := func(ms lab.MonitorSpec) float64 {
-		r, ok := policyOf(t, claimRun(t, id, monitorSet(ms, false)), "cam").Fact("camRatio90")
+		r, ok := policyOf(t, claimRun(t, id, monitorSet(ms, false)), "cam").Fact("ratioForNinety")
 		if !ok {
-			t.Fatal("no camRatio90")
+			t.Fatal("no ratioForNinety")
 		}
 		return r
 	}

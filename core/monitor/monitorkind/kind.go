@@ -37,7 +37,7 @@ const (
 	FactTotalInformation      = "totalInformation"
 	FactAppendixARatio        = "appendixARatio"
 	FactAppendixARatioUniform = "appendixARatioUnweighted"
-	FactRatio90               = "camRatio90"
+	FactRatio90               = "ratioForNinety"
 )
 
 // generators are the datasets whose update probabilities the lab knows:
@@ -141,7 +141,7 @@ func (monitorKind) Fields() []lab.SpecField {
 		{Param: param.Param{Name: "monitor.weightSkew", Label: "Page-weight skew", Type: param.Float, Default: d.WeightSkew,
 			Help: "The Zipf parameter of a generated dataset's page weights: 0 weighs every page alike (§5.2.3)."}.Range(0, 10)},
 		{Param: param.Param{Name: "monitor.profile", Label: "Update profile", Type: param.Enum, Default: d.Profile, Options: []string{"humps", "uniform"},
-			OptionLabels: []string{"Humps (skewed over the epoch)", "Uniform (the same at every instant)"},
+			OptionLabels: []string{"In humps", "Flat"},
 			Help:         "How a generated page's changes spread over its instants: in humps, or equally at every instant (§5.2.1)."}},
 	}
 }
