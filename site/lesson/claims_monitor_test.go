@@ -139,7 +139,9 @@ func TestClaimsSchedulingAndReallocation(t *testing.T) {
 	claim(t, math.Abs(third[2].Mean-truth) < 0.01 && above(third[3], every[3]) && above(third[9], every[9]),
 		"every 3 epochs postpones the fall (%.4f) and softens it (%.4f against %.4f)", third[2].Mean, third[3].Mean, every[3].Mean)
 
-	long := with(func(m *lab.MonitorSpec) { m.Tracking, m.Epochs, m.Reallocate, m.Scheduler, m.Monitors, m.Capacity = 3, 30, 1, "", 0, 0 }, 10)
+	long := with(func(m *lab.MonitorSpec) {
+		m.Tracking, m.Epochs, m.Reallocate, m.Scheduler, m.Monitors, m.Capacity = 3, 30, 1, "", 0, 0
+	}, 10)
 	s := policyOf(t, long, "cam").Series["rir"]
 	rise10, rise30, last10 := s[9].Mean-s[0].Mean, s[29].Mean-s[0].Mean, s[29].Mean-s[19].Mean
 	claim(t, rise10 > 0.005 && rise10 < 0.02 && rise30 > 0.025 && rise30 < 0.06 && last10 > 0.005 && s[29].Mean < truth/2,
