@@ -127,7 +127,8 @@ func monitorAllocationChart(res *lab.Result, opts ChartOptions, pols []lab.Polic
 }
 
 // monitorLossesChart draws the expected information lost in allocation
-// (1 − RIR) beside that lost in scheduling (RIR − scheduled RIR): on a
+// (1 − RIR) beside that lost in scheduling (RIR − scheduled RIR), the y
+// axis fitted to them (the scheduling loss is often a few thousandths): on a
 // result with a sweep, two lines per policy against the swept field, the
 // scheduling loss thin and hollow in the policy's style; otherwise two
 // bars per policy, the scheduling loss open.
@@ -140,7 +141,7 @@ func monitorLossesChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyRes
 		c := chart.Line{
 			Title:       opts.Title,
 			Description: fmt.Sprintf("Expected information lost in allocation and in scheduling against %s, %d values, with 95%% intervals across repeats. %s", xlabel, len(sw.Values), setting),
-			XLabel:      xlabel, YLabel: "Information lost", YRange: &chart.Range{Min: 0, Max: 1}, Refs: refs,
+			XLabel:      xlabel, YLabel: "Information lost", Refs: refs,
 			Width: opts.Width, Height: opts.Height,
 		}
 		if c.Title == "" {
@@ -172,7 +173,7 @@ func monitorLossesChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyRes
 	c := chart.Grouped{
 		Title:       opts.Title,
 		Description: fmt.Sprintf("Expected information each policy lost in allocation and in scheduling, mean over repeats with 95%% intervals. %s", setting),
-		YLabel:      "Information lost", YRange: &chart.Range{Min: 0, Max: 1}, Refs: refs, Width: opts.Width, Height: opts.Height,
+		YLabel:      "Information lost", Refs: refs, Width: opts.Width, Height: opts.Height,
 	}
 	if c.Title == "" {
 		c.Title = "Information lost in allocation and in scheduling"

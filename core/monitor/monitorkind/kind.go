@@ -127,7 +127,7 @@ func (monitorKind) Fields() []lab.SpecField {
 		{Param: param.Param{Name: "monitor.window", Label: "Estimate window", Type: param.Int, Help: "Latest observations of an instant its estimate keeps; 0 keeps them all."}.Range(0, 64)},
 		{Param: param.Param{Name: "monitor.changeTimes", Label: "Monitors read change times", Type: param.Bool, Help: "A monitor learns whether the page changed at its task's own instant, not only since its previous monitoring."}},
 		{Param: param.Param{Name: "monitor.scheduler", Label: "Scheduler", Type: param.Enum, Default: "", Options: []string{"", monitor.SchedulerList, monitor.SchedulerAlphaPoint},
-			OptionLabels: []string{"None (tasks run at their instants)", "List scheduling", "α-point (1.58-approximation)"},
+			OptionLabels: []string{"None (at their instants)", "List scheduling", "α-point"},
 			Help:         "How the tasks run on the monitoring processes: at their instants (empty), list scheduling or the α-point 1.58-approximation."}},
 		{Param: param.Param{Name: "monitor.monitors", Label: "Monitoring processes", Type: param.Int, Help: "M, the parallel monitoring processes of a scheduler."}.Range(0, 10000)},
 		{Param: param.Param{Name: "monitor.capacity", Label: "Monitoring capacity", Type: param.Float, Help: "Documents of the mean size the monitors fetch in an epoch between them, which sets the fetch times."}.Range(0, 1e12)},
