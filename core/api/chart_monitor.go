@@ -163,7 +163,7 @@ func monitorLossesChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyRes
 				s := chart.Series{Name: p.Name + ": " + lowerFirst(m.Name), Key: p.Key(), Style: st}
 				for i, v := range per {
 					s.X = append(s.X, sw.Values[i])
-					s.Y, s.Lo, s.Hi = append(s.Y, v.Mean), append(s.Lo, v.Lo), append(s.Hi, v.Hi)
+					s.Y, s.Lo, s.Hi = append(s.Y, v.Mean), append(s.Lo, max(v.Lo, 0)), append(s.Hi, v.Hi)
 				}
 				c.Series = append(c.Series, s)
 			}
@@ -187,8 +187,10 @@ func monitorLossesChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyRes
 			g  *chart.GroupSeries
 			id string
 		}{{&a, alloc}, {&s, sched}} {
+			// A loss is at least 0; the t-interval of a mean near 0 may
+			// not be, so its whisker is cut there.
 			v := p.Metric(x.id)
-			x.g.Values, x.g.Lo, x.g.Hi = append(x.g.Values, v.Mean), append(x.g.Lo, v.Lo), append(x.g.Hi, v.Hi)
+			x.g.Values, x.g.Lo, x.g.Hi = append(x.g.Values, v.Mean), append(x.g.Lo, max(v.Lo, 0)), append(x.g.Hi, v.Hi)
 		}
 	}
 	c.Series = []chart.GroupSeries{a, s}
