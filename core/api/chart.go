@@ -303,19 +303,9 @@ func Figure(res *lab.Result, opts ChartOptions) (figure, error) {
 		if c.Title == "" {
 			c.Title = fmt.Sprintf("%s per %s", m.Name, unit)
 		}
-		for _, p := range pols {
-			per, ok := p.Series[m.ID]
-			if !ok {
-				return nil, fmt.Errorf("%s has no %s per cycle: draw it as bars or a sweep", p.Name, m.Name)
-			}
-			s := chart.Series{Name: name(p), Key: p.Key(), Style: styles(p.Key())}
-			for i, v := range per {
-				s.X = append(s.X, float64(i+1))
-				s.Y, s.Lo, s.Hi = append(s.Y, v.Mean), append(s.Lo, v.Lo), append(s.Hi, v.Hi)
-			}
-			c.Series = append(c.Series, s)
-		}
-		return c, nil
+		var err error
+		c.Series, err = stepSeries(pols, m, name, styles, "per cycle: draw it as bars or a sweep")
+		return c, err
 	case ChartBars:
 		if opts.Expected && m.Exact != "" {
 			return exactBarsChart(res, opts, m, pols, styles, ylabel, yr, refs)
@@ -344,6 +334,26 @@ func Figure(res *lab.Result, opts ChartOptions) (figure, error) {
 		return monitorChart(res, opts, m, pols, styles, yr, refs)
 	}
 	return estimateChart(res, opts, m, refs)
+}
+
+// stepSeries makes a line per policy of its metric m at each step (cycle
+// or epoch, numbered from 1) with its 95% interval; a policy without m per
+// step is an error saying so, then what.
+func stepSeries(pols []lab.PolicyResult, m lab.Metric, name func(lab.PolicyResult) string, styles func(string) *chart.Style, what string) ([]chart.Series, error) {
+	var out []chart.Series
+	for _, p := range pols {
+		per, ok := p.Series[m.ID]
+		if !ok {
+			return nil, fmt.Errorf("%s has no %s %s", p.Name, m.Name, what)
+		}
+		s := chart.Series{Name: name(p), Key: p.Key(), Style: styles(p.Key())}
+		for i, v := range per {
+			s.X = append(s.X, float64(i+1))
+			s.Y, s.Lo, s.Hi = append(s.Y, v.Mean), append(s.Lo, v.Lo), append(s.Hi, v.Hi)
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 // seriesNames names a chart's series: by the policy's name, except that

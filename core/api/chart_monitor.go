@@ -51,19 +51,9 @@ func monitorChart(res *lab.Result, opts ChartOptions, m lab.Metric, pols []lab.P
 		if c.Title == "" {
 			c.Title = m.Name + " per epoch"
 		}
-		for _, p := range pols {
-			per, ok := p.Series[m.ID]
-			if !ok {
-				return nil, fmt.Errorf("%s has no %s per epoch (expected rir or realisedRir)", p.Name, m.Name)
-			}
-			s := chart.Series{Name: name(p), Key: p.Key(), Style: styles(p.Key())}
-			for i, v := range per {
-				s.X = append(s.X, float64(i+1))
-				s.Y, s.Lo, s.Hi = append(s.Y, v.Mean), append(s.Lo, v.Lo), append(s.Hi, v.Hi)
-			}
-			c.Series = append(c.Series, s)
-		}
-		return c, nil
+		var err error
+		c.Series, err = stepSeries(pols, m, name, styles, "per epoch (expected rir or realisedRir)")
+		return c, err
 	case ChartMonitorAllocation:
 		return monitorAllocationChart(res, opts, pols, name, styles, refs, setting)
 	}

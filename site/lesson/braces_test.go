@@ -1,8 +1,6 @@
 package lesson
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,22 +12,9 @@ import (
 // fact id the live syntax does not read (one with a digit, say) would
 // otherwise show its source on the page.
 func TestNoBracesLeftInNarrative(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "lessons", "*.md"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no lessons (%v)", err)
-	}
-	l := lab.New()
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ls, err := Parse(f, src, l)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, ls := range bundled(t, lab.New()) {
 		if i := strings.Index(string(ls.HTML), "{{"); i >= 0 {
-			t.Errorf("%s: braces left in the narrative: %.60s", filepath.Base(f), ls.HTML[i:])
+			t.Errorf("%s: braces left in the narrative: %.60s", ls.ID, ls.HTML[i:])
 		}
 	}
 }
