@@ -96,6 +96,8 @@ var ChartTypes = []ChartType{
 	{ID: ChartForest, Kinds: lab.Kinds(), Help: "The policies ranked by a metric (the kind's headline unless one is named), each mean with its 95% interval, a dashed line at the best that does not read the truth."},
 }
 
+func init() { ChartTypes = append(ChartTypes, monitorChartTypes...) }
+
 // init adds each registered kind (lab.Register) to the chart types it
 // names (lab.Kind.Charts); a name this package does not draw is the
 // kind's bug, which every test finds.
@@ -287,6 +289,10 @@ func Figure(res *lab.Result, opts ChartOptions) (figure, error) {
 	}
 	about := fmt.Sprintf("%s on %s, %d downloads per %s, %d repeats, seed %d.",
 		m.Name, res.Dataset.Name, res.Spec.Budget, unit, res.Spec.Repeats, res.Spec.Seed)
+	if res.Spec.Kind == lab.KindMonitor {
+		about = fmt.Sprintf("%s on %s, %d monitoring tasks per epoch, %d repeats, seed %d.",
+			m.Name, res.Dataset.Name, res.Spec.Budget, res.Spec.Repeats, res.Spec.Seed)
+	}
 	switch opts.Type {
 	case ChartCycles:
 		c := chart.Line{
@@ -298,19 +304,9 @@ func Figure(res *lab.Result, opts ChartOptions) (figure, error) {
 		if c.Title == "" {
 			c.Title = fmt.Sprintf("%s per %s", m.Name, unit)
 		}
-		for _, p := range pols {
-			per, ok := p.Series[m.ID]
-			if !ok {
-				return nil, fmt.Errorf("%s has no %s per cycle: draw it as bars or a sweep", p.Name, m.Name)
-			}
-			s := chart.Series{Name: name(p), Key: p.Key(), Style: styles(p.Key())}
-			for i, v := range per {
-				s.X = append(s.X, float64(i+1))
-				s.Y, s.Lo, s.Hi = append(s.Y, v.Mean), append(s.Lo, v.Lo), append(s.Hi, v.Hi)
-			}
-			c.Series = append(c.Series, s)
-		}
-		return c, nil
+		var err error
+		c.Series, err = stepSeries(pols, m, name, styles, "per cycle: draw it as bars or a sweep")
+		return c, err
 	case ChartBars:
 		if opts.Expected && m.Exact != "" {
 			return exactBarsChart(res, opts, m, pols, styles, ylabel, yr, refs)
@@ -335,8 +331,30 @@ func Figure(res *lab.Result, opts ChartOptions) (figure, error) {
 		return sitesChart(res, opts, pols, styles, refs, unit)
 	case ChartAllocation:
 		return allocationChart(res, opts, pols, styles, refs)
+	case ChartMonitorEpochs, ChartMonitorAllocation, ChartMonitorLosses:
+		return monitorChart(res, opts, m, pols, styles, yr, refs)
 	}
 	return estimateChart(res, opts, m, refs)
+}
+
+// stepSeries makes a line per policy of its metric m at each step (cycle
+// or epoch, numbered from 1) with its 95% interval; a policy without m per
+// step is an error saying so, then what.
+func stepSeries(pols []lab.PolicyResult, m lab.Metric, name func(lab.PolicyResult) string, styles func(string) *chart.Style, what string) ([]chart.Series, error) {
+	var out []chart.Series
+	for _, p := range pols {
+		per, ok := p.Series[m.ID]
+		if !ok {
+			return nil, fmt.Errorf("%s has no %s %s", p.Name, m.Name, what)
+		}
+		s := chart.Series{Name: name(p), Key: p.Key(), Style: styles(p.Key())}
+		for i, v := range per {
+			s.X = append(s.X, float64(i+1))
+			s.Y, s.Lo, s.Hi = append(s.Y, v.Mean), append(s.Lo, v.Lo), append(s.Hi, v.Hi)
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 // seriesNames names a chart's series: by the policy's name, except that

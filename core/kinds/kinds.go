@@ -7,8 +7,9 @@ package kinds
 import (
 	"github.com/refreshlab/refreshlab/core/lab"
 
-	// The estimate and schedule kinds.
+	// The estimate, schedule and monitor kinds.
 	_ "github.com/refreshlab/refreshlab/core/estimate/estimatekind"
+	_ "github.com/refreshlab/refreshlab/core/monitor/monitorkind"
 	_ "github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 )
 

@@ -265,7 +265,7 @@ func TestSpecFieldsSetTheirMember(t *testing.T) {
 	l := lab.New()
 	refresh, estimate, schedule := fieldSpecs()
 	byKind := map[string]lab.Spec{"": refresh, lab.KindRefresh: refresh, estimatekind.ID: estimate, schedulekind.ID: schedule,
-		lab.KindMonitor: monitorSpec(2)}
+		lab.KindMonitor: {Kind: lab.KindMonitor, Dataset: lab.DatasetRef{ID: "pandey-cam"}, Budget: 5000, Repeats: 2, Policies: []lab.PolicySpec{{ID: "cam"}}}}
 	for _, sf := range lab.SpecFields() {
 		spec := byKind[sf.Kind]
 		var v any

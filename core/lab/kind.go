@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -211,7 +212,8 @@ func checkPolicyCount(spec Spec, noun, nouns, ids string) error {
 }
 
 // resolveKind makes the shared checks of a spec of the registered kind k,
-// then k's own, and bounds the work of the spec and its sweep's runs.
+// then k's own, and bounds the work, that of its sweep's runs included
+// (each value costs about what the spec does).
 func (l *Lab) resolveKind(k Kind, spec Spec) (Spec, *dataset.Dataset, error) {
 	d, err := l.lookupDataset(spec)
 	if err != nil {
@@ -224,12 +226,12 @@ func (l *Lab) resolveKind(k Kind, spec Spec) (Spec, *dataset.Dataset, error) {
 	if err := checkPolicyCount(spec, one, many, l.policyIDsOf(k.ID())); err != nil {
 		return spec, nil, err
 	}
-	points := 1
+	points := 1.0 // the spec's run and its sweep's
 	if spec.Sweep != nil {
 		if err := checkSweep(spec.Sweep); err != nil {
 			return spec, nil, err
 		}
-		points += len(spec.Sweep.Values)
+		points += float64(len(spec.Sweep.Values))
 	}
 	ps, err := l.checkPolicies(spec.Policies, k.ID(), one)
 	if err != nil {
@@ -240,7 +242,11 @@ func (l *Lab) resolveKind(k Kind, spec Spec) (Spec, *dataset.Dataset, error) {
 	if err != nil {
 		return spec, nil, err
 	}
-	if work *= time.Duration(points); work > MaxWork {
+	if points > 1 {
+		work = time.Duration(float64(work) * points)
+		what += fmt.Sprintf(" × %.0f runs", points)
+	}
+	if work > MaxWork {
 		return spec, nil, specErr("repeats", "too much work: %s would take about %v, more than the %v a run may take; use fewer repeats",
 			what, work.Round(time.Second), MaxWork)
 	}

@@ -37,6 +37,8 @@ type Result struct {
 	// Schedule describes a schedule run's truth (schedule kind only,
 	// core/schedule/schedulekind).
 	Schedule *ScheduleResult `json:"schedule,omitempty"`
+	// Monitor describes a monitor run's pages (monitor kind only).
+	Monitor *MonitorResult `json:"monitor,omitempty"`
 	// Work says in a phrase what ran ("3 policies × 10 repeats × 21 days
 	// of 300 pages"), and About in a sentence or two how to read the
 	// numbers (what they average over, their intervals, the setting), for
@@ -111,6 +113,8 @@ type PolicyResult struct {
 	Estimate *EstimatePolicyResult `json:"estimate,omitempty"`
 	// Schedule holds a schedule's allocation per page (schedule kind).
 	Schedule *SchedulePolicyResult `json:"schedule,omitempty"`
+	// Monitor holds a monitoring policy's tasks per page (monitor kind).
+	Monitor *MonitorPolicyResult `json:"monitor,omitempty"`
 }
 
 // Key is how the policy is addressed: its label if it has one, else its id.

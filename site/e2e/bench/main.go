@@ -934,11 +934,13 @@ var benchLessons = []string{
 	"why-refresh-policies-matter", "sampling-a-site", "greedy-vs-proportional", "adaptive-sampling",
 	"history-plus-sampling", "sampling-with-correlation", "how-big-a-sample", "clustering-pages",
 	"naive-estimate", "mle-first-interval", "new-pages-priors", "optimal-schedules",
+	"monitoring-is-not-crawling", "where-to-spend-monitoring-tasks", "scheduling-and-reallocation",
 }
 
 // sliderLabel matches the label of the slider the bench presses on a
 // lesson. It must have room for every press from the lesson's starting
-// value (slider checks): the budget where it has ("Downloads…"), the
+// value (slider checks): the budget where it has ("Downloads…", or
+// "Monitoring tasks…" on the monitoring lessons), the
 // number of crawls on the naive estimate, else the seed (on the
 // initial-interval sweep each press reruns the whole sweep; "Syncs per
 // day" runs from 1 to 30 only).
@@ -949,6 +951,8 @@ func sliderLabel(lesson string) string {
 		return "^Downloads"
 	case "naive-estimate":
 		return "^Crawls per page"
+	case "monitoring-is-not-crawling", "where-to-spend-monitoring-tasks", "scheduling-and-reallocation":
+		return "^Monitoring tasks"
 	}
 	return "^Seed"
 }

@@ -1,4 +1,9 @@
-package lab
+// Package monitorkind is the lab's monitor kind: continuous queries served
+// by monitoring tasks (Pandey, Ramamritham & Chakrabarti, WWW 2003),
+// measured by the returned information ratio. It registers itself with
+// core/lab from init, so a program that runs monitor specs imports it
+// (for its side effect, if nothing else).
+package monitorkind
 
 import (
 	"context"
@@ -8,6 +13,7 @@ import (
 	"time"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
+	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/monitor"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/refresh"
@@ -15,55 +21,6 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/internal/quote"
 )
-
-// KindMonitor is the experiment kind of package monitor: continuous
-// queries served by monitoring tasks allocated over a page's update
-// instants (Pandey, Ramamritham & Chakrabarti, WWW 2003), measured by the
-// returned information ratio, RIR.
-const KindMonitor = "monitor"
-
-func init() { Register(monitorKind{}) }
-
-// MonitorSpec holds the monitor kind's own fields. Spec.Budget is C, the
-// monitoring tasks of an epoch (0: one per page); Spec.Cycles is not used.
-// On a dataset whose update probabilities the lab knows (pandey-cam, from
-// its generator) the policies plan with them unless a tracking phase is
-// asked for; on any other dataset, such as an uploaded change-event log,
-// the log is cut into epochs of time slots (Slot, Slots, Phase), the first
-// Tracking epochs estimate each page's update probability per slot, and
-// the next Epochs are monitored.
-type MonitorSpec struct {
-	// Tracking is the epochs of the tracking phase, every instant
-	// monitored (§2). 0 on a dataset with known probabilities; on a log,
-	// 0 means a third of its whole epochs.
-	Tracking int `json:"tracking"`
-	// Epochs is the monitored epochs: 0 means 1 with known probabilities,
-	// and the log's epochs after the tracking phase on a log.
-	Epochs int `json:"epochs"`
-	// Reallocate re-estimates and re-allocates every Reallocate epochs
-	// (§5.5); 0 keeps the first plan. On a log, 0 means every epoch.
-	Reallocate int `json:"reallocate"`
-	// Window is how many latest observations of an instant its estimate
-	// keeps (0: all; at most 64).
-	Window int `json:"window"`
-	// ChangeTimes says a monitor learns whether the page changed at its
-	// task's own instant, not only since its previous monitoring.
-	ChangeTimes bool `json:"changeTimes"`
-	// Scheduler is "" (every task runs at its instant) or a scheduler id
-	// of core/monitor (list, alpha-point), with Monitors processes that
-	// fetch Capacity documents of the mean size an epoch between them
-	// (0: Monitors 1, Capacity the budget).
-	Scheduler string  `json:"scheduler,omitempty"`
-	Monitors  int     `json:"monitors,omitempty"`
-	Capacity  float64 `json:"capacity,omitempty"`
-	// Slot is a log's time slot in seconds, one update instant (0: an
-	// hour); Slots the slots of an epoch (0: 24, a day of hours); Phase
-	// where the log's first instant falls in its epoch, in seconds after
-	// the epoch's start (see monitor.EventOptions).
-	Slot  float64 `json:"slot,omitempty"`
-	Slots int     `json:"slots,omitempty"`
-	Phase float64 `json:"phase,omitempty"`
-}
 
 // Monitor limits: a spec's epochs, and the cost of simulating one page at
 // one instant of one epoch for one repeat of one policy, rounded up from
@@ -80,64 +37,132 @@ const (
 	FactTotalInformation      = "totalInformation"
 	FactAppendixARatio        = "appendixARatio"
 	FactAppendixARatioUniform = "appendixARatioUnweighted"
+	FactRatio90               = "ratioForNinety"
 )
 
-// camTruths are the datasets whose update probabilities the lab knows:
-// each bundled generator's model, drawn once on first use.
-var camTruths = map[string]func() *synth.PandeyCAMModel{
-	synth.PandeyCAMInfo.ID: sync.OnceValue(func() *synth.PandeyCAMModel {
-		m, err := synth.PandeyCAMWith(BundledSeed, synth.PandeyCAMDefault)
-		if err != nil {
-			panic("lab: pandey-cam: " + err.Error()) // the defaults are valid
-		}
-		return m
-	}),
+// generators are the datasets whose update probabilities the lab knows:
+// each bundled generator's configuration, drawn with the bundled seed.
+var generators = map[string]synth.PandeyCAMConfig{
+	synth.PandeyCAMInfo.ID: synth.PandeyCAMDefault,
 }
 
-// monitorKind is the monitor kind (Kind).
+// models remembers the draws of generators, by configuration, so that a
+// sweep or a slider's return to a value draws nothing again.
+var models = struct {
+	sync.Mutex
+	m map[synth.PandeyCAMConfig]*drawn
+}{m: map[synth.PandeyCAMConfig]*drawn{}}
+
+// drawn is a generator's draw and the tasks an epoch needs for CAM to
+// return 90% of its information (monitor.TasksForShare), computed once.
+type drawn struct {
+	model   *synth.PandeyCAMModel
+	tasks90 int
+}
+
+// maxModels bounds models: beyond it the oldest draws are forgotten.
+const maxModels = 16
+
+// generated returns the generator configuration of dataset id with ms's
+// changes to it, and whether the lab knows the dataset's generator.
+func generated(id string, ms lab.MonitorSpec) (synth.PandeyCAMConfig, bool) {
+	c, ok := generators[id]
+	if !ok {
+		return c, false
+	}
+	if ms.RateSkew != nil {
+		c.RateSkew = *ms.RateSkew
+	}
+	if ms.UpdateSkew != nil {
+		c.UpdateSkew = *ms.UpdateSkew
+	}
+	if ms.WeightSkew != nil {
+		c.WeightSkew = *ms.WeightSkew
+	}
+	if ms.Profile != "" {
+		c.Profile = ms.Profile
+	}
+	return c, true
+}
+
+// model draws (or recalls) the generator's model for c with the bundled
+// seed.
+func model(c synth.PandeyCAMConfig) (*drawn, error) {
+	models.Lock()
+	defer models.Unlock()
+	if d, ok := models.m[c]; ok {
+		return d, nil
+	}
+	m, err := synth.PandeyCAMWith(lab.BundledSeed, c)
+	if err != nil {
+		return nil, err
+	}
+	if len(models.m) >= maxModels {
+		clear(models.m)
+	}
+	d := &drawn{model: m, tasks90: monitor.TasksForShare(&m.Instance, 0.9)}
+	models.m[c] = d
+	return d, nil
+}
+
+func init() { lab.Register(monitorKind{}) }
+
+// monitorKind is the monitor kind (lab.Kind).
 type monitorKind struct{}
 
-func (monitorKind) ID() string          { return KindMonitor }
-func (monitorKind) Headline() string    { return monitor.MetricRIR }
-func (monitorKind) Charts() []string    { return []string{"forest"} }
-func (monitorKind) DefaultRepeats() int { return DefaultRepeats }
+func (monitorKind) ID() string       { return lab.KindMonitor }
+func (monitorKind) Headline() string { return monitor.MetricRIR }
+func (monitorKind) Charts() []string {
+	return []string{"forest", "sweep", "monitor-epochs", "monitor-allocation", "monitor-losses"}
+}
+func (monitorKind) DefaultRepeats() int { return lab.DefaultRepeats }
 
-func (monitorKind) Fields() []SpecField {
+func (monitorKind) Fields() []lab.SpecField {
 	n := float64(MaxMonitorEpochs)
-	return []SpecField{
+	d := synth.PandeyCAMDefault
+	return []lab.SpecField{
 		{Param: param.Param{Name: "monitor.tracking", Label: "Tracking epochs", Type: param.Int, Help: "Epochs of the tracking phase, every instant monitored, before the first plan."}.Range(0, n)},
 		{Param: param.Param{Name: "monitor.epochs", Label: "Monitored epochs", Type: param.Int, Help: "Monitored epochs after the tracking phase."}.Range(0, n)},
 		{Param: param.Param{Name: "monitor.reallocate", Label: "Re-allocate every (epochs)", Type: param.Int, Help: "Re-estimate and re-allocate every this many epochs; 0 keeps the first plan."}.Range(0, n)},
 		{Param: param.Param{Name: "monitor.window", Label: "Estimate window", Type: param.Int, Help: "Latest observations of an instant its estimate keeps; 0 keeps them all."}.Range(0, 64)},
 		{Param: param.Param{Name: "monitor.changeTimes", Label: "Monitors read change times", Type: param.Bool, Help: "A monitor learns whether the page changed at its task's own instant, not only since its previous monitoring."}},
 		{Param: param.Param{Name: "monitor.scheduler", Label: "Scheduler", Type: param.Enum, Default: "", Options: []string{"", monitor.SchedulerList, monitor.SchedulerAlphaPoint},
-			OptionLabels: []string{"None (tasks run at their instants)", "List scheduling", "α-point (1.58-approximation)"},
+			OptionLabels: []string{"None (at their instants)", "List scheduling", "α-point"},
 			Help:         "How the tasks run on the monitoring processes: at their instants (empty), list scheduling or the α-point 1.58-approximation."}},
 		{Param: param.Param{Name: "monitor.monitors", Label: "Monitoring processes", Type: param.Int, Help: "M, the parallel monitoring processes of a scheduler."}.Range(0, 10000)},
 		{Param: param.Param{Name: "monitor.capacity", Label: "Monitoring capacity", Type: param.Float, Help: "Documents of the mean size the monitors fetch in an epoch between them, which sets the fetch times."}.Range(0, 1e12)},
 		{Param: param.Param{Name: "monitor.slot", Label: "Slot (s)", Type: param.Float, Help: "A change log's time slot, one update instant, in seconds."}.Range(0, 4e9)},
 		{Param: param.Param{Name: "monitor.slots", Label: "Slots per epoch", Type: param.Int, Help: "A change log's slots per epoch."}.Range(0, 1<<20)},
 		{Param: param.Param{Name: "monitor.phase", Label: "Phase (s)", Type: param.Float, Help: "Where a change log's first instant falls in its epoch, seconds after the epoch's start."}.Range(-4e9, 4e9)},
+		{Param: param.Param{Name: "monitor.rateSkew", Label: "Change-rate skew θ", Type: param.Float, Default: d.RateSkew,
+			Help: "θ, the Zipf parameter of the pages' change rates in a generated dataset: 0 gives every page the same rate (Pandey et al. §5.1)."}.Range(0, 10)},
+		{Param: param.Param{Name: "monitor.updateSkew", Label: "Update-probability skew", Type: param.Float, Default: d.UpdateSkew,
+			Help: "The Zipf parameter of a generated page's update probabilities over its instants: higher makes a few instants likelier (§5.3)."}.Range(0, 10)},
+		{Param: param.Param{Name: "monitor.weightSkew", Label: "Page-weight skew", Type: param.Float, Default: d.WeightSkew,
+			Help: "The Zipf parameter of a generated dataset's page weights: 0 weighs every page alike (§5.2.3)."}.Range(0, 10)},
+		{Param: param.Param{Name: "monitor.profile", Label: "Update profile", Type: param.Enum, Default: d.Profile, Options: []string{"humps", "uniform"},
+			OptionLabels: []string{"In humps", "Flat"},
+			Help:         "How a generated page's changes spread over its instants: in humps, or equally at every instant (§5.2.1)."}},
 	}
 }
 
 func (monitorKind) Nouns() (string, string) { return "monitoring policy", "monitoring policies" }
 
-func (monitorKind) Design(res *Result) string {
+func (monitorKind) Design(res *lab.Result) string {
 	spec := res.Spec
 	ms := spec.Monitor
 	if ms == nil {
 		return ""
 	}
 	s := fmt.Sprintf("Each ran %s with seed %d, %s per epoch, each repeat's numbers the mean over its %s.",
-		count(spec.Repeats, "time", "times"), spec.Seed, count(spec.Budget, "monitoring task", "monitoring tasks"), count(ms.Epochs, "monitored epoch", "monitored epochs"))
+		lab.Count(spec.Repeats, "time", "times"), spec.Seed, lab.Count(spec.Budget, "monitoring task", "monitoring tasks"), lab.Count(ms.Epochs, "monitored epoch", "monitored epochs"))
 	if ms.Tracking > 0 {
 		s += fmt.Sprintf(" Before them, a tracking phase of %s monitored every instant and gave the first estimates of the update probabilities, re-estimated every %s.",
-			count(ms.Tracking, "epoch", "epochs"), count(ms.Reallocate, "epoch", "epochs"))
+			lab.Count(ms.Tracking, "epoch", "epochs"), lab.Count(ms.Reallocate, "epoch", "epochs"))
 	} else {
 		s += " The policies that use update probabilities planned with the true ones (Pandey et al. §5.2–5.4)."
 	}
-	if _, known := camTruths[res.Dataset.ID]; known {
+	if _, known := generators[res.Dataset.ID]; known {
 		s += " Repeat r draws the changes, a coin per page and update instant (§5.1), from PCG stream 2r of the seed, the same for every policy, and the baselines' placement of their tasks from stream 2r + 1."
 	} else {
 		s += fmt.Sprintf(" The changes are the log's, cut into epochs of %d slots of %g s, the same in every repeat; repeat r draws the baselines' placement of their tasks from PCG stream 2r + 1 of the seed.", ms.Slots, ms.Slot)
@@ -162,10 +187,10 @@ var monitorBetter = map[string]string{
 	monitor.MetricLostAllocation: "lower", monitor.MetricLostScheduling: "lower", monitor.MetricMonitoringChange: "",
 }
 
-func (monitorKind) Metrics() []Metric {
-	var out []Metric
+func (monitorKind) Metrics() []lab.Metric {
+	var out []lab.Metric
 	for _, m := range monitor.Metrics() {
-		x := Metric{ID: m.ID, Name: m.Name, Help: m.Help, Better: "higher"}
+		x := lab.Metric{ID: m.ID, Name: m.Name, Help: m.Help, Better: "higher"}
 		if b, ok := monitorBetter[m.ID]; ok {
 			x.Better = b
 		}
@@ -180,39 +205,61 @@ func (monitorKind) Metrics() []Metric {
 	return out
 }
 
-func (monitorKind) Facts() []Fact {
-	return []Fact{
+func (monitorKind) Facts() []lab.Fact {
+	return []lab.Fact{
 		{ID: FactExpectedChanges, Name: "Changes expected per epoch", Help: "Σ λ_i, the changes all pages are expected to make in an epoch."},
 		{ID: FactTotalInformation, Name: "Information per epoch", Help: "Σ W_i λ_i, the weighted changes of an epoch: RIR's denominator."},
 		{ID: FactAppendixARatio, Name: "Appendix A ratio (weighted)",
 			Help: "Expected RIR of weighted proportional over that of weighted uniform under uniform update probabilities, ΣW²λ²·ΣW / (ΣW²λ·ΣWλ) (Pandey et al. Appendix A, as derived in core/monitor)."},
 		{ID: FactAppendixARatioUniform, Name: "Appendix A ratio (unweighted)",
 			Help: "The same ratio with every weight 1, Σλ²·N / (Σλ)²: proportional over uniform for continuous queries."},
+		{ID: FactRatio90, Name: "Ratio for 90% (CAM)",
+			Help: "The monitoring-to-change ratio at which CAM's expected RIR first reaches 90%: the fewest tasks whose largest W_i ρ_ij sum to 90% of Σ W_i λ_i, over Σ λ_i (Pandey et al. §5.5, Fig. 12)."},
 	}
 }
 
 // monitorData is what a resolved spec monitors, and how many epochs a log
-// holds (0 with known probabilities).
-func monitorData(d *dataset.Dataset, ms MonitorSpec) (monitor.Data, int, error) {
-	if truth, ok := camTruths[d.Info.ID]; ok {
-		m := truth()
-		return monitor.Data{Instance: &m.Instance, Sizes: m.Size}, 0, nil
+// holds (0 with known probabilities). tasks90 is CAM's tasks for 90% of
+// the information with known probabilities (0 on a log).
+func monitorData(d *dataset.Dataset, ms lab.MonitorSpec) (data monitor.Data, logEpochs, tasks90 int, err error) {
+	if c, ok := generated(d.Info.ID, ms); ok {
+		g, err := model(c)
+		if err != nil {
+			return monitor.Data{}, 0, 0, specErr(generatorField(ms), "%v", err)
+		}
+		return monitor.Data{Instance: &g.model.Instance, Sizes: g.model.Size}, 0, g.tasks90, nil
 	}
 	r, err := monitor.FromEvents(d, monitor.EventOptions{Slot: ms.Slot, Slots: ms.Slots, Phase: ms.Phase})
 	if err != nil {
-		return monitor.Data{}, 0, specErr("monitor.slots", "%v", err)
+		return monitor.Data{}, 0, 0, specErr("monitor.slots", "%v", err)
 	}
-	return monitor.Data{Instance: &r.Instance, Recorded: &r.Recorded, Sizes: d.Features["size"]}, len(r.Changed), nil
+	return monitor.Data{Instance: &r.Instance, Recorded: &r.Recorded, Sizes: d.Features["size"]}, len(r.Changed), 0, nil
 }
 
-func (monitorKind) Resolve(spec Spec, d *dataset.Dataset) (Spec, time.Duration, string, error) {
-	var ms MonitorSpec
+// generatorField names the first generator field ms sets, for an error.
+func generatorField(ms lab.MonitorSpec) string {
+	switch {
+	case ms.RateSkew != nil:
+		return "monitor.rateSkew"
+	case ms.UpdateSkew != nil:
+		return "monitor.updateSkew"
+	case ms.WeightSkew != nil:
+		return "monitor.weightSkew"
+	}
+	return "monitor.profile"
+}
+
+func (monitorKind) Resolve(spec lab.Spec, d *dataset.Dataset) (lab.Spec, time.Duration, string, error) {
+	var ms lab.MonitorSpec
 	if spec.Monitor != nil {
 		ms = *spec.Monitor
 	}
 	spec.Cycles = 0
-	_, known := camTruths[d.Info.ID]
+	_, known := generators[d.Info.ID]
 	if !known {
+		if ms.RateSkew != nil || ms.UpdateSkew != nil || ms.WeightSkew != nil || ms.Profile != "" {
+			return spec, 0, "", specErr(generatorField(ms), "%s is not generated: rateSkew, updateSkew, weightSkew and profile redraw a generated dataset such as pandey-cam", d.Info.ID)
+		}
 		switch {
 		case ms.Slot == 0:
 			ms.Slot = 3600
@@ -225,7 +272,7 @@ func (monitorKind) Resolve(spec Spec, d *dataset.Dataset) (Spec, time.Duration, 
 	} else if ms.Slot != 0 || ms.Slots != 0 || ms.Phase != 0 {
 		return spec, 0, "", specErr("monitor.slot", "%s has its own update instants: slot, slots and phase cut a change log", d.Info.ID)
 	}
-	data, logEpochs, err := monitorData(d, ms)
+	data, logEpochs, _, err := monitorData(d, ms)
 	if err != nil {
 		return spec, 0, "", err
 	}
@@ -286,13 +333,13 @@ func (monitorKind) Resolve(spec Spec, d *dataset.Dataset) (Spec, time.Duration, 
 	spec.Monitor = &ms
 	epochs := ms.Tracking + ms.Epochs
 	units := float64(n) * float64(p) * float64(epochs) * float64(spec.Repeats) * float64(len(spec.Policies))
-	what := fmt.Sprintf("%d pages × %d instants × %d epochs × %d repeats of %s", n, p, epochs, spec.Repeats, count(len(spec.Policies), "policy", "policies"))
+	what := fmt.Sprintf("%d pages × %d instants × %d epochs × %d repeats of %s", n, p, epochs, spec.Repeats, lab.Count(len(spec.Policies), "policy", "policies"))
 	return spec, time.Duration(units * float64(monitorCost)), what, nil
 }
 
-func (k monitorKind) Run(ctx context.Context, spec Spec, d *dataset.Dataset, progress func(int)) (*Result, error) {
+func (k monitorKind) Run(ctx context.Context, spec lab.Spec, d *dataset.Dataset, progress func(int)) (*lab.Result, error) {
 	ms := *spec.Monitor
-	data, _, err := monitorData(d, ms)
+	data, _, tasks90, err := monitorData(d, ms)
 	if err != nil {
 		return nil, err
 	}
@@ -315,12 +362,19 @@ func (k monitorKind) Run(ctx context.Context, spec Spec, d *dataset.Dataset, pro
 		}
 		return nil, err
 	}
-	res := &Result{Spec: spec, Dataset: d.Info}
+	res := &lab.Result{Spec: spec, Dataset: d.Info}
+	res.Monitor = &lab.MonitorResult{}
+	if in := data.Instance; in.Rho != nil {
+		res.Monitor.Changes = make([]float64, in.Pages())
+		for i := range res.Monitor.Changes {
+			res.Monitor.Changes[i] = in.Lambda(i)
+		}
+	}
 	for i, pr := range rep.Policies {
 		desc, _ := monitor.PolicyByID(pr.ID)
 		ps := spec.Policies[i]
-		out := PolicyResult{ID: pr.ID, Label: ps.Label, Name: desc.Name, Oracle: desc.UsesRates && ms.Tracking == 0,
-			Params: ps.Params, Metrics: pr.Metrics, Series: pr.Series}
+		out := lab.PolicyResult{ID: pr.ID, Label: ps.Label, Name: desc.Name, Oracle: desc.UsesRates && ms.Tracking == 0,
+			Params: ps.Params, Metrics: pr.Metrics, Series: pr.Series, Monitor: &lab.MonitorPolicyResult{Tasks: pr.Tasks}}
 		if out.Params == nil {
 			out.Params = param.Values{}
 		}
@@ -333,19 +387,27 @@ func (k monitorKind) Run(ctx context.Context, spec Spec, d *dataset.Dataset, pro
 				delete(out.Series, id)
 			}
 		}
-		out.setFact(FactExpectedChanges, rep.ExpectedChanges)
-		out.setFact(FactTotalInformation, rep.TotalInformation)
-		out.setFact(FactAppendixARatio, rep.AppendixWeighted)
-		out.setFact(FactAppendixARatioUniform, rep.AppendixUnweighted)
+		out.SetFact(FactExpectedChanges, rep.ExpectedChanges)
+		out.SetFact(FactTotalInformation, rep.TotalInformation)
+		out.SetFact(FactAppendixARatio, rep.AppendixWeighted)
+		out.SetFact(FactAppendixARatioUniform, rep.AppendixUnweighted)
+		if tasks90 > 0 {
+			out.SetFact(FactRatio90, float64(tasks90)/rep.ExpectedChanges)
+		}
 		res.Policies = append(res.Policies, out)
 	}
 	planned := "with the true update probabilities"
 	if ms.Tracking > 0 {
-		planned = fmt.Sprintf("after a tracking phase of %s", count(ms.Tracking, "epoch", "epochs"))
+		planned = fmt.Sprintf("after a tracking phase of %s", lab.Count(ms.Tracking, "epoch", "epochs"))
 	}
-	res.Work = fmt.Sprintf("%s × %s × %s of %s", count(len(spec.Policies), "policy", "policies"), count(spec.Repeats, "repeat", "repeats"),
-		count(ms.Epochs, "epoch", "epochs"), count(len(data.Instance.Weight), "page", "pages"))
+	res.Work = fmt.Sprintf("%s × %s × %s of %s", lab.Count(len(spec.Policies), "policy", "policies"), lab.Count(spec.Repeats, "repeat", "repeats"),
+		lab.Count(ms.Epochs, "epoch", "epochs"), lab.Count(len(data.Instance.Weight), "page", "pages"))
 	res.About = fmt.Sprintf("Mean over %s, averaged over %s; ± is the half-width of the 95%% interval across repeats. %s, %s per epoch planned %s, seed %d.",
-		count(spec.Repeats, "repeat", "repeats"), count(ms.Epochs, "monitored epoch", "monitored epochs"), d.Info.Name, count(spec.Budget, "monitoring task", "monitoring tasks"), planned, spec.Seed)
+		lab.Count(spec.Repeats, "repeat", "repeats"), lab.Count(ms.Epochs, "monitored epoch", "monitored epochs"), d.Info.Name, lab.Count(spec.Budget, "monitoring task", "monitoring tasks"), planned, spec.Seed)
 	return res, nil
+}
+
+// specErr is a *lab.SpecError at field.
+func specErr(field, format string, args ...any) *lab.SpecError {
+	return &lab.SpecError{Field: field, Msg: fmt.Sprintf(format, args...)}
 }

@@ -1,4 +1,4 @@
-package lab_test
+package monitorkind_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/lab"
 	"github.com/refreshlab/refreshlab/core/monitor"
+	"github.com/refreshlab/refreshlab/core/monitor/monitorkind"
 )
 
 // monitorSpec is the monitor kind's first request: the bundled pandey-cam,
@@ -52,7 +53,7 @@ func TestMonitorRun(t *testing.T) {
 		if prev != nil && !(prev.Metric(monitor.MetricRIR).Lo > s.Hi) {
 			t.Errorf("%s's rir %+v does not clear %s's %+v", prev.ID, prev.Metric(monitor.MetricRIR), p.ID, s)
 		}
-		if ratio, ok := p.Fact(lab.FactAppendixARatio); !ok || !(ratio > 1) {
+		if ratio, ok := p.Fact(monitorkind.FactAppendixARatio); !ok || !(ratio > 1) {
 			t.Errorf("%s: Appendix A ratio %v, %v", p.ID, ratio, ok)
 		}
 		if !p.Oracle && p.ID != "weighted-uniform" {
@@ -89,7 +90,7 @@ func TestMonitorCatalog(t *testing.T) {
 			t.Errorf("metric %s: %+v, %v", m.ID, lm, ok)
 		}
 	}
-	if _, ok := lab.FactByID(lab.FactAppendixARatio); !ok {
+	if _, ok := lab.FactByID(monitorkind.FactAppendixARatio); !ok {
 		t.Error("no Appendix A fact")
 	}
 	if h := lab.Headline(lab.KindMonitor); h != monitor.MetricRIR {
@@ -117,7 +118,16 @@ func TestMonitorSpecErrors(t *testing.T) {
 		{"no policies", func(s *lab.Spec) { s.Policies = nil }, "policies", "cam, weighted-proportional"},
 		{"a schedule's id", func(s *lab.Spec) { s.Policies = []lab.PolicySpec{{ID: "cho-optimal-age"}} }, "policies[0].id", "unknown monitoring policy"},
 		{"twice", func(s *lab.Spec) { s.Policies = []lab.PolicySpec{{ID: "cam"}, {ID: "cam"}} }, "policies[1]", "appears twice"},
-		{"a sweep without values", func(s *lab.Spec) { s.Sweep = &lab.Sweep{Field: "budget"} }, "sweep.values", "expected 1 to"},
+		{"an empty sweep", func(s *lab.Spec) { s.Sweep = &lab.Sweep{Field: "budget"} }, "sweep.values", "expected 1 to"},
+		{"a sweep beyond the work", func(s *lab.Spec) {
+			s.Repeats = 100
+			s.Sweep = &lab.Sweep{Field: "budget", Values: make([]float64, 50)}
+		}, "repeats", "× 51 runs"},
+		{"a skew out of range", func(s *lab.Spec) { s.Monitor = &lab.MonitorSpec{RateSkew: ptr(-1.0)} }, "monitor.rateSkew", "rateSkew = -1"},
+		{"a skew on a log", func(s *lab.Spec) {
+			s.Dataset.ID, s.Budget = "hourly-3", 1
+			s.Monitor = &lab.MonitorSpec{UpdateSkew: ptr(1.0)}
+		}, "monitor.updateSkew", "not generated"},
 		{"too much work", func(s *lab.Spec) { s.Repeats = 2000 }, "repeats", "too much work"},
 		{"budget beyond the instants", func(s *lab.Spec) { s.Budget = 500*480 + 1 }, "budget", "500 pages × 480 instants"},
 		{"slots on pandey-cam", func(s *lab.Spec) { s.Monitor = &lab.MonitorSpec{Slots: 24} }, "monitor.slot", "own update instants"},
