@@ -586,7 +586,7 @@ func TestMetrics(t *testing.T) {
 			t.Errorf("headline %s over %d repeats, want 3", id, s.N)
 		}
 	}
-	perCycle := []string{lab.MetricChangeRatio, lab.MetricFreshness, lab.MetricAge}
+	perCycle := []string{lab.MetricChangeRatio, lab.MetricFreshness, lab.MetricAge, lab.MetricDivergence}
 	if got := slices.Sorted(maps.Keys(pr.Series)); !slices.Equal(got, slices.Sorted(slices.Values(perCycle))) {
 		t.Errorf("series %v, want %v", got, perCycle)
 	}

@@ -16,6 +16,9 @@ const (
 	MetricChangeRatio = "changeRatio"
 	MetricFreshness   = "freshness"
 	MetricAge         = "age"
+	// MetricDivergence is the changes a copy misses, averaged over pages
+	// (Al-Qaaideh §2.4.4; refresh.Cycle.Divergence).
+	MetricDivergence = "divergence"
 	MetricDownloads   = "downloads"
 	// MetricSiteAccuracy is 1 − |estimated − true change fraction| averaged
 	// over sites, for policies that estimate sites (Al-Qaaideh Table 4.2).
@@ -99,6 +102,8 @@ var Metrics = []Metric{
 		Help: "Share of all pages whose copy is up to date at the end of the cycle (Taleghani & Ugur-Ozekinci eq. 3); for schedules, averaged over time."},
 	{ID: MetricAge, Name: "Age", Unit: "cycle", Better: "lower", Kinds: bothKinds, Exact: FactExpectedAge,
 		Help: "Mean time since the first change a copy misses, 0 for fresh copies, at the end of the cycle (Taleghani & Ugur-Ozekinci eq. 5); for schedules, averaged over time, in days."},
+	{ID: MetricDivergence, Name: "Divergence", Unit: "", Better: "lower", Kinds: refreshKinds,
+		Help: "How far copies are behind the source, in versions: the cycles with a change since each copy was fetched, 0 for fresh copies, averaged over all pages at the end of the cycle. Al-Qaaideh §2.4.4 names divergence, how different a copy is from the original, without a formula; freshness asks whether a copy is behind, age for how long, divergence by how many changes."},
 	{ID: MetricDownloads, Name: "Downloads", Unit: "", Better: "", Kinds: refreshKinds,
 		Help: "Pages downloaded per cycle, samples included."},
 	{ID: MetricSiteAccuracy, Name: "Site accuracy", Unit: "ratio", Max: 1, Better: "higher", Kinds: refreshKinds,

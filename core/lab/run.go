@@ -430,6 +430,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 	rng := rand.New(pcg)
 	var p refresh.Policy
 	var sites *siteTally
+	div := newDivergenceTally(reps, nc)
 	defer func() { sim.After = nil }()
 	for r := range reps {
 		if err := buf.watch.stopped(); err != nil {
@@ -475,6 +476,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 			perCR0[c][r], perFr0[c][r], perAg0[c][r] = cy.ChangeRatio(), cy.Freshness, cy.Age
 		}
 		cr[r], fr[r], ag[r], dl[r] = repeatMeans(buf.cycles)
+		div.repeat(r, buf.cycles)
 		buf.watch.add(1)
 	}
 	pr = PolicyResult{
@@ -501,6 +503,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		perCR[c], perFr[c], perAg[c] = stat.Summarize(perCR0[c]), stat.Summarize(perFr0[c]), stat.Summarize(perAg0[c])
 	}
 	pr.Series = map[string]stat.Series{MetricChangeRatio: perCR, MetricFreshness: perFr, MetricAge: perAg}
+	div.put(&pr)
 	return pr, nil
 }
 

@@ -117,6 +117,12 @@ type Truth interface {
 	// oracle schedules that plan from the truth. The slice is shared; do
 	// not modify it.
 	Rates() []float64
+	// Changed returns the pages that changed at the source in cycle c, for
+	// c from 0 to the current cycle (nil otherwise): the daily log of a
+	// crawler that fetched every page every cycle, such as the one
+	// Al-Qaaideh's experiment read its page histories from (§4.4). The
+	// slice is shared; do not modify it.
+	Changed(c int) []int32
 }
 
 // Descriptor names a policy, documents it and builds it.
@@ -247,6 +253,15 @@ type Cycle struct {
 	// the copy misses, 0 for fresh pages (Taleghani eq. 4-5), in cycles,
 	// at the end of the cycle.
 	Age float64
+	// Divergence is the mean over all pages of the number of cycles with a
+	// change since the crawler's copy was fetched, 0 for fresh pages, at
+	// the end of the cycle. Al-Qaaideh §2.4.4 names divergence, how
+	// different a page's copy is from the original, without a formula; a
+	// copy is read here as that many versions behind, in the unit of his
+	// own change counting (§4.2: each day's copy compared with the day
+	// before's). Freshness asks whether a copy is behind, age for how
+	// long; divergence asks by how many changes.
+	Divergence float64
 }
 
 // ChangeRatio is the fraction of the cycle's downloads that found a change
@@ -275,6 +290,8 @@ type Sim struct {
 	// compensated summation so that age stays exact to the last bits
 	// however many pages come and go.
 	sinceSum, sinceComp float64
+	// behind is Σ pageState.behind, the versions all copies miss.
+	behind int
 
 	// With a content model (pageState's versions), the pages whose
 	// versions moved (to reset them).
@@ -282,6 +299,7 @@ type Sim struct {
 	versionsMoved []int32
 
 	crawl Crawl // reused each cycle
+	now   int   // the cycle being played, -1 outside Run
 
 	// After, when set, is called at the end of each cycle with its index,
 	// after the policy's downloads: the runner reads diagnostics there.
@@ -306,12 +324,15 @@ type pageState struct {
 	// With a content model: the page's version at the source, of the
 	// crawler's copy and of its copy before that.
 	version, copyV, prevV int32
+	// behind counts the cycles with a change since the copy was fetched
+	// (Cycle.Divergence); it is positive exactly when the page is stale.
+	behind int32
 }
 
 // NewSim returns a simulator for d with every copy fresh at time 0.
 func NewSim(d *dataset.Dataset) *Sim {
 	n := len(d.Pages)
-	s := &Sim{truth: &d.Truth, cycleDays: d.Info.CycleLength / 86400, page: make([]pageState, n), content: d.Content}
+	s := &Sim{truth: &d.Truth, cycleDays: d.Info.CycleLength / 86400, page: make([]pageState, n), content: d.Content, now: -1}
 	for i := range s.page {
 		s.page[i] = pageState{since: -1, pos: -1}
 	}
@@ -322,8 +343,9 @@ func NewSim(d *dataset.Dataset) *Sim {
 // pages hold state, so only they are touched.
 func (s *Sim) Reset() {
 	for _, p := range s.stale {
-		s.page[p].since, s.page[p].pos = -1, -1
+		s.page[p].since, s.page[p].pos, s.page[p].behind = -1, -1, 0
 	}
+	s.behind = 0
 	s.stale = s.stale[:0]
 	s.sinceSum, s.sinceComp = 0, 0
 	for _, p := range s.versionsMoved {
@@ -348,6 +370,14 @@ func (s *Sim) Stale() []int32 { return s.stale }
 
 // StaleSince implements Truth.
 func (s *Sim) StaleSince(p int32) float64 { return s.page[p].since }
+
+// Changed implements Truth.
+func (s *Sim) Changed(c int) []int32 {
+	if c < 0 || c > s.now {
+		return nil
+	}
+	return s.truth.Changed[c]
+}
 
 // Rates implements Truth. When the dataset records its generator's rates
 // (dataset.Truth.Rates, changes per day) and its cycle length (Info.CycleLength,
@@ -406,6 +436,8 @@ func (s *Sim) refresh(p int32) bool {
 	s.page[last].pos = i
 	s.stale = s.stale[:len(s.stale)-1]
 	pg.pos = -1
+	s.behind -= int(pg.behind)
+	pg.behind = 0
 	s.addSince(-pg.since)
 	pg.since = -1
 	s.crawl.changed++
@@ -422,6 +454,8 @@ func (s *Sim) change(c int) {
 			}
 			pg.version++
 		}
+		pg.behind++
+		s.behind++
 		if pg.pos >= 0 {
 			continue
 		}
@@ -436,7 +470,9 @@ func (s *Sim) change(c int) {
 // cycle, appending each cycle's measurements to out.
 func (s *Sim) Run(p Policy, budget, cycles int, out []Cycle) []Cycle {
 	n := float64(len(s.page))
+	defer func() { s.now = -1 }()
 	for c := 0; c < cycles; c++ {
+		s.now = c
 		s.change(c)
 		s.crawl = Crawl{sim: s, cycle: c, budget: budget, remaining: budget}
 		cr := &s.crawl
@@ -454,6 +490,7 @@ func (s *Sim) Run(p Policy, budget, cycles int, out []Cycle) []Cycle {
 			Freshness: 1 - float64(len(s.stale))/n,
 			Age:       max(age, 0) / n,
 		})
+		out[len(out)-1].Divergence = float64(s.behind) / n
 		if s.After != nil {
 			s.After(c)
 		}
