@@ -16,10 +16,10 @@ const (
 	MetricChangeRatio = "changeRatio"
 	MetricFreshness   = "freshness"
 	MetricAge         = "age"
+	MetricDownloads   = "downloads"
 	// MetricDivergence is the changes a copy misses, averaged over pages
 	// (Al-Qaaideh §2.4.4; refresh.Cycle.Divergence).
 	MetricDivergence = "divergence"
-	MetricDownloads   = "downloads"
 	// MetricSiteAccuracy is 1 − |estimated − true change fraction| averaged
 	// over sites, for policies that estimate sites (Al-Qaaideh Table 4.2).
 	MetricSiteAccuracy = "siteAccuracy"
