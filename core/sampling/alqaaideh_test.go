@@ -213,9 +213,12 @@ func BenchmarkAlQaaidehPolicies(b *testing.B) {
 		{"greedy-sample-allocation", nil},
 		{"frequency-greedy", nil},
 		{"frequency-greedy-log", nil},
+		{"frequency-greedy-log", param.Values{"redraw": true}},
 	} {
 		name := tc.id
-		if tc.params != nil {
+		if tc.params != nil && tc.params.Bool("redraw", false) {
+			name += "-redraw"
+		} else if tc.params != nil {
 			name += "-" + tc.params.String("inner", "")
 		}
 		b.Run(name+"/alqaaideh-jordan", func(b *testing.B) { benchPolicy(b, jordan, tc.id, tc.params) })

@@ -29,6 +29,11 @@ var (
 		Help: "V: versions of each sample page kept as its history; the page's change rate is C = D/V, D the versions that showed a change (§3.3.2). " +
 			"The history holds only what the crawler's own downloads saw.",
 	}.Range(1, 64)
+	redrawParam = param.Param{
+		Name: "redraw", Label: "Draw new sample pages every cycle", Type: param.Bool, Default: false,
+		Help: "Draw each site's sample pages afresh every cycle, each with its V versions read from the log: the proposed policy of §3.1–3.2 " +
+			"(\"the proposed policy should select random pages for creating each web site sample every time\"). Off, the sample pages stay from cycle to cycle, as §4.3 says of its greedy policy.",
+	}
 )
 
 // HybridDescriptors lists the Al-Qaaideh policies of chapters 3 and 4 for
@@ -67,7 +72,7 @@ func HybridDescriptors() []refresh.Descriptor {
 			Summary: "The frequency-greedy hybrid as the thesis ran it: a sample page's last V versions are read from the daily log of every page " +
 				"(\"tracking all versions of each page is done at one time\", §4.4), versions the policy's own downloads never saw. " +
 				"The log is the truth, so this is an oracle; with V = 1 it is the thesis' greedy policy under the same conditions.",
-			Params: []param.Param{samplePagesParam, versionsParam, reserveParam},
+			Params: []param.Param{samplePagesParam, versionsParam, reserveParam, redrawParam},
 			New: func(env refresh.Env) (refresh.Policy, error) {
 				return NewHybridFromLog(env, env.Params.Int("versions", 5))
 			},
@@ -158,6 +163,7 @@ type Hybrid struct {
 	// With the full log (NewHybridFromLog): the truth, and per page the
 	// cycles with a change, newest in bit 0 at cycle logAt.
 	log    refresh.Truth
+	redraw bool
 	logged []uint64
 	logAt  []int32
 }
@@ -200,7 +206,11 @@ func NewHybrid(env refresh.Env, versions int) *Hybrid {
 // over the cycles of the log, V of them or all there are so far; the
 // allocation, the sample downloads and the greedy downloads are those of
 // NewHybrid. With V = 1 it is the thesis' greedy policy under the same
-// conditions.
+// conditions. With the parameter redraw, every cycle draws each site's
+// sample pages afresh, as §3.1–3.2 describe the proposed policy ("the
+// proposed policy should select random pages for creating each web site
+// sample every time"; a page leaving the sample loses its versions); the
+// honest hybrid cannot, since a new page has no history of its own.
 func NewHybridFromLog(env refresh.Env, versions int) (*Hybrid, error) {
 	if env.Truth == nil {
 		return nil, errors.New("reads the full change log, the truth: only the lab's oracles are given it")
@@ -209,6 +219,7 @@ func NewHybridFromLog(env refresh.Env, versions int) (*Hybrid, error) {
 	h.logged = make([]uint64, len(env.Repo.Pages))
 	h.logAt = make([]int32, len(env.Repo.Pages))
 	h.log = env.Truth
+	h.redraw = env.Params.Bool("redraw", false)
 	return h, nil
 }
 
@@ -250,6 +261,9 @@ func (h *Hybrid) Refresh(c *refresh.Crawl) {
 	h.rng.Shuffle(len(h.order), func(i, j int) { h.order[i], h.order[j] = h.order[j], h.order[i] })
 	h.allocate()
 	for w := range h.pages {
+		if h.redraw {
+			h.resize(w, 0)
+		}
 		h.resize(w, h.allot[w])
 	}
 	if h.log != nil {

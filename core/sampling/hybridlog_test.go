@@ -11,10 +11,10 @@ import (
 )
 
 // logHybridOn builds the full-log hybrid over sim's dataset.
-func logHybridOn(t testing.TB, sim *refresh.Sim, repo refresh.Env, versions, samplePages int, rng *rand.Rand) *Hybrid {
+func logHybridOn(t testing.TB, sim *refresh.Sim, repo refresh.Env, versions, samplePages int, rng *rand.Rand, redraw bool) *Hybrid {
 	t.Helper()
 	repo.Rand, repo.Truth = rng, sim
-	repo.Params = param.Values{"samplePages": float64(samplePages), "reserve": 0.05}
+	repo.Params = param.Values{"samplePages": float64(samplePages), "reserve": 0.05, "redraw": redraw}
 	h, err := NewHybridFromLog(repo, versions)
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +38,7 @@ func TestLogPageRate(t *testing.T) {
 	}
 	d := patterned(t, pattern)
 	sim := refresh.NewSim(d)
-	h := logHybridOn(t, sim, refresh.Env{Repo: &d.Repository, Budget: 4, Cycles: 6}, 3, 4, rand.New(rand.NewPCG(1, 1)))
+	h := logHybridOn(t, sim, refresh.Env{Repo: &d.Repository, Budget: 4, Cycles: 6}, 3, 4, rand.New(rand.NewPCG(1, 1)), false)
 	var got []float64
 	sim.After = func(int) { got = append(got, h.SiteEstimates()[0]) }
 	sim.Run(h, 4, 6, nil)
@@ -55,25 +55,45 @@ func TestLogPageRate(t *testing.T) {
 // sample pages of D/V, D the cycles among the last V (all t+1 at first) in
 // which the page changed, whether or not the policy fetched it then. The
 // policy's own downloads never see most of these versions: the honest
-// hybrid's estimate differs.
+// hybrid's estimate differs. With redraw, every cycle draws new sample
+// pages, each with its versions from the log.
 func TestLogHistoryIsTheTruth(t *testing.T) {
+	for _, redraw := range []bool{false, true} {
+		logHistoryIsTheTruth(t, redraw)
+	}
+}
+
+func logHistoryIsTheTruth(t *testing.T, redraw bool) {
 	d := table41(t)
 	changedIn := func(p int32, c int) bool {
 		_, ok := slices.BinarySearch(d.Truth.Changed[c], p)
 		return ok
 	}
-	differs := 0
+	differs, moved := 0, 0
 	for seed := range uint64(6) {
 		for _, v := range []int{1, 3, 8} {
 			sim := refresh.NewSim(d)
 			env := refresh.Env{Repo: &d.Repository, Budget: 20, Cycles: 21}
-			h := logHybridOn(t, sim, env, v, 10, rand.New(rand.NewPCG(seed, 11)))
+			h := logHybridOn(t, sim, env, v, 10, rand.New(rand.NewPCG(seed, 11)), redraw)
+			var before [][]int32
 			own := hybridOn(d, 20, v, 10, 0.05, rand.New(rand.NewPCG(seed, 11)))
 			ownSim := refresh.NewSim(d)
 			var ownEst [][]float64
 			ownSim.After = func(int) { ownEst = append(ownEst, slices.Clone(own.SiteEstimates())) }
 			ownSim.Run(own, 20, 21, nil)
 			sim.After = func(c int) {
+				for w := range h.pages {
+					now := slices.Clone(h.pages[w][:h.members[w]])
+					slices.Sort(now)
+					if c > 0 && h.members[w] > 0 && !slices.Equal(now, before[w]) {
+						moved++
+					}
+					if c == 0 {
+						before = append(before, now)
+					} else {
+						before[w] = now
+					}
+				}
 				for w, est := range h.SiteEstimates() {
 					if h.members[w] == 0 {
 						if est != -1 {
@@ -104,7 +124,12 @@ func TestLogHistoryIsTheTruth(t *testing.T) {
 		}
 	}
 	if differs == 0 {
-		t.Error("the full-log hybrid estimated every site exactly as the honest one: the log added nothing")
+		t.Errorf("redraw %v: the full-log hybrid estimated every site exactly as the honest one: the log added nothing", redraw)
+	}
+	// Without redraw a sample changes only when its allotment does; with
+	// it, nearly every sample changes every cycle.
+	if total := 6 * 3 * 20 * 9; redraw && moved < total/2 || !redraw && moved > total/2 {
+		t.Errorf("redraw %v: samples changed %d times in %d site-cycles", redraw, moved, total)
 	}
 }
 
