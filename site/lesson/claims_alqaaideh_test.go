@@ -186,3 +186,107 @@ func TestClaimsAdaptiveSampling(t *testing.T) {
 	claim(t, above(cr(b600, "site-greedy"), cr(b600, "site-grouped")) && above(cr(b600, "site-adaptive"), cr(b600, "site-grouped")),
 		"at 600 downloads grouped sampling (%.4f) still trails", cr(b600, "site-grouped").Mean)
 }
+
+// TestClaimsHistoryPlusSampling holds "History plus sampling" to the lab.
+// The first sample of P/W pages per site is sampling.TestFirstSample's.
+func TestClaimsHistoryPlusSampling(t *testing.T) {
+	const id = "history-plus-sampling"
+	claim(t, math.Round(100*5*100/1140.0) == 44 && math.Round(1000*2*100/1140.0) == 175, "S = V·P/T is 44%% and 2P/T 17.5%% at the defaults")
+
+	res := claimRun(t, id, func(s *lab.Spec) { s.Repeats = 100 })
+	acc := func(key string) stat.Summary { return policyOf(t, res, key).Metric(lab.MetricSiteAccuracy) }
+	g, h, full := "greedy-sample-allocation", "frequency-greedy", "frequency-greedy-log"
+	for _, key := range []string{g, h} {
+		claim(t, acc(key).Mean > 0.975 && acc(key).Mean < 0.99, "%s at 100 sample pages (%.4f) is in the thesis' high nineties", key, acc(key).Mean)
+		claim(t, above(acc(key), acc("site-greedy")), "%s (%.4f) is far more accurate than site sampling (%.4f)", key, acc(key).Mean, acc("site-greedy").Mean)
+	}
+	site := policyOf(t, res, "site-greedy")
+	for _, host := range []string{"www.alaswaq.net", "www.mutah.edu.jo"} {
+		claim(t, overestimates(t, site, host), "site sampling's estimate of %s runs high", host)
+	}
+	at := func(i int, metric string, p float64) stat.Summary { return sweepAt(t, res, i, metric, p) }
+	idx := func(key string) int {
+		return slices.IndexFunc(res.Sweep.Policies, func(s lab.SweepSeries) bool { return s.Key() == key })
+	}
+	thesis := map[float64]float64{10: 0.8344, 25: 0.9670, 50: 0.9842, 75: 0.9868, 100: 0.9872}
+	for k, p := range res.Sweep.Values {
+		if k > 0 {
+			prev := res.Sweep.Values[k-1]
+			claim(t, !above(at(idx(g), lab.MetricSiteAccuracy, prev), at(idx(g), lab.MetricSiteAccuracy, p)), "the greedy allocation's accuracy climbs with P (%v to %v)", prev, p)
+		}
+		claim(t, !above(at(idx(h), lab.MetricSiteAccuracy, p), at(idx(g), lab.MetricSiteAccuracy, p)), "at P = %v the hybrid (%.4f) is not above the greedy allocation (%.4f)",
+			p, at(idx(h), lab.MetricSiteAccuracy, p).Mean, at(idx(g), lab.MetricSiteAccuracy, p).Mean)
+		for _, key := range []string{g, h} {
+			claim(t, above(at(idx(full), lab.MetricSiteAccuracy, p), at(idx(key), lab.MetricSiteAccuracy, p)), "at P = %v the redrawn full-log hybrid (%.4f) is above %s (%.4f)",
+				p, at(idx(full), lab.MetricSiteAccuracy, p).Mean, key, at(idx(key), lab.MetricSiteAccuracy, p).Mean)
+			claim(t, above(at(idx(key), lab.MetricDivergence, p), at(idx(full), lab.MetricDivergence, p)), "at P = %v the redrawn full-log hybrid's copies fall behind less (%.4f) than %s's (%.4f)",
+				p, at(idx(full), lab.MetricDivergence, p).Mean, key, at(idx(key), lab.MetricDivergence, p).Mean)
+		}
+		claim(t, at(idx(full), lab.MetricSiteAccuracy, p).Mean-3*se(at(idx(full), lab.MetricSiteAccuracy, p)) > thesis[p], "at P = %v the redrawn full-log hybrid (%.4f) is above the thesis' row (%.4f)",
+			p, at(idx(full), lab.MetricSiteAccuracy, p).Mean, thesis[p])
+		for _, key := range []string{g, h} {
+			claim(t, !above(at(idx(key), lab.MetricChangeRatio, p), at(idx("site-greedy"), lab.MetricChangeRatio, p)), "at P = %v site sampling finds changes with as large a share as %s", p, key)
+		}
+		t.Logf("P = %3v: site accuracy greedy %.4f hybrid %.4f full-log %.4f; ChangeRatio %.4f %.4f %.4f; divergence %.4f %.4f %.4f; freshness %.4f %.4f",
+			p, at(idx(g), lab.MetricSiteAccuracy, p).Mean, at(idx(h), lab.MetricSiteAccuracy, p).Mean, at(idx(full), lab.MetricSiteAccuracy, p).Mean,
+			at(idx(g), lab.MetricChangeRatio, p).Mean, at(idx(h), lab.MetricChangeRatio, p).Mean, at(idx(full), lab.MetricChangeRatio, p).Mean,
+			at(idx(g), lab.MetricDivergence, p).Mean, at(idx(h), lab.MetricDivergence, p).Mean, at(idx(full), lab.MetricDivergence, p).Mean,
+			at(idx(g), lab.MetricFreshness, p).Mean, at(idx(h), lab.MetricFreshness, p).Mean)
+	}
+	claim(t, at(idx(g), lab.MetricSiteAccuracy, 10).Mean > 0.8352+0.05, "the lab's 10-page column (%.4f) is far better than the thesis' 83%%", at(idx(g), lab.MetricSiteAccuracy, 10).Mean)
+	p10 := claimRun(t, id, func(s *lab.Spec) {
+		s.Repeats, s.Sweep = 1000, nil
+		s.Policies = s.Policies[:2]
+		for i := range s.Policies {
+			s.Policies[i].Params["samplePages"] = 10.0
+		}
+	})
+	claim(t, above(policyOf(t, p10, h).Metric(lab.MetricChangeRatio), policyOf(t, p10, g).Metric(lab.MetricChangeRatio)),
+		"at 10 sample pages the hybrid (%.4f) finds more changes than the greedy allocation (%.4f)",
+		policyOf(t, p10, h).Metric(lab.MetricChangeRatio).Mean, policyOf(t, p10, g).Metric(lab.MetricChangeRatio).Mean)
+	claim(t, !above(at(idx(h), lab.MetricChangeRatio, 100), at(idx(g), lab.MetricChangeRatio, 100)), "at 100 sample pages the hybrid's advantage is gone")
+	claim(t, above(at(idx(g), lab.MetricChangeRatio, 50), at(idx(g), lab.MetricChangeRatio, 100)), "raising P towards the budget costs ChangeRatio")
+	// Divergence: the allocation policies' copies fall further behind
+	// than site sampling's, and the bill grows with P while freshness
+	// moves far less.
+	claim(t, above(policyOf(t, res, g).Metric(lab.MetricDivergence), site.Metric(lab.MetricDivergence)), "the greedy allocation's copies miss more changes than site sampling's")
+	for _, pr := range res.Policies {
+		div, fr := pr.Metric(lab.MetricDivergence).Mean, pr.Metric(lab.MetricFreshness).Mean
+		claim(t, div >= 1-fr, "%s: every stale copy misses at least one change, so divergence (%.4f) is at least the stale share (%.4f)", pr.ID, div, 1-fr)
+	}
+	dDiv := at(idx(g), lab.MetricDivergence, 100).Mean - at(idx(g), lab.MetricDivergence, 25).Mean
+	dFr := at(idx(g), lab.MetricFreshness, 25).Mean - at(idx(g), lab.MetricFreshness, 100).Mean
+	claim(t, above(at(idx(g), lab.MetricDivergence, 100), at(idx(g), lab.MetricDivergence, 25)) && dDiv > 3*dFr,
+		"divergence grows with P (by %.4f from 25 to 100) while freshness moves far less (%.4f)", dDiv, dFr)
+
+	// The thesis' conditions without redraw, and with a single version.
+	variant := func(params param.Values) *lab.Result {
+		return claimRun(t, id, func(s *lab.Spec) {
+			s.Repeats = 100
+			s.Policies = []lab.PolicySpec{s.Policies[1], {ID: full, Params: params}}
+		})
+	}
+	same := variant(param.Values{"samplePages": 100.0, "versions": 5.0, "redraw": false})
+	one := variant(param.Values{"samplePages": 100.0, "versions": 1.0, "redraw": true})
+	for k, p := range res.Sweep.Values {
+		own, kept := sweepAt(t, same, 0, lab.MetricSiteAccuracy, p), sweepAt(t, same, 1, lab.MetricSiteAccuracy, p)
+		claim(t, !above(kept, own), "at P = %v the full-log hybrid kept to its sample pages (%.4f) is no more accurate than the honest one (%.4f)", p, kept.Mean, own.Mean)
+		v1, v5 := sweepAt(t, one, 1, lab.MetricSiteAccuracy, p), res.Sweep.Policies[idx(full)].Metrics[lab.MetricSiteAccuracy][k]
+		claim(t, v1.Mean-own.Mean > v5.Mean-v1.Mean, "at P = %v one version redrawn (%.4f) gains most of the way from the honest hybrid (%.4f) to five (%.4f)", p, v1.Mean, own.Mean, v5.Mean)
+	}
+
+	// Drift: a history of all 21 days costs nothing without it and loses
+	// accuracy at full drift (the last prediction).
+	long := func(drift float64) (stat.Summary, stat.Summary) {
+		r := claimRun(t, id, func(s *lab.Spec) {
+			s.Repeats, s.Sweep = 100, nil
+			s.Dataset.Drift = drift
+			s.Policies = []lab.PolicySpec{s.Policies[2], {ID: full, Label: "long", Params: param.Values{"samplePages": 100.0, "versions": 21.0, "redraw": true}}}
+		})
+		return policyOf(t, r, full).Metric(lab.MetricSiteAccuracy), policyOf(t, r, "long").Metric(lab.MetricSiteAccuracy)
+	}
+	five, all := long(0)
+	claim(t, !above(five, all), "without drift 21 versions (%.4f) cost the full-log hybrid nothing against five (%.4f)", all.Mean, five.Mean)
+	five, all = long(1)
+	claim(t, above(five, all) && all.Mean < 0.99, "at full drift 21 versions (%.4f) fall below five (%.4f) and below 99%%", all.Mean, five.Mean)
+}
