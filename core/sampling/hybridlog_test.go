@@ -27,15 +27,7 @@ func logHybridOn(t testing.TB, sim *refresh.Sim, repo refresh.Env, versions, sam
 // the policy's own downloads hold the same versions, so the estimates are
 // TestPageRate's.
 func TestLogPageRate(t *testing.T) {
-	pattern := []string{"110101", "000000", "111111", "001100"}
-	want3 := []float64{
-		(1 + 0 + 1 + 0) / 4.0,
-		(1 + 0 + 1 + 0) / 4.0,
-		(2.0/3 + 0 + 1 + 1.0/3) / 4,
-		(2.0/3 + 0 + 1 + 2.0/3) / 4,
-		(1.0/3 + 0 + 1 + 2.0/3) / 4,
-		(2.0/3 + 0 + 1 + 1.0/3) / 4,
-	}
+	pattern, want3 := pageRatePattern, pageRateWant3
 	d := patterned(t, pattern)
 	sim := refresh.NewSim(d)
 	h := logHybridOn(t, sim, refresh.Env{Repo: &d.Repository, Budget: 4, Cycles: 6}, 3, 4, rand.New(rand.NewPCG(1, 1)), false)

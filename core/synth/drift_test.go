@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/refreshlab/refreshlab/core/stat"
 )
 
 // TestNoDriftIsTheBundledDataset checks that the drift option, off, gives
@@ -131,7 +133,8 @@ func TestDriftMovesChanges(t *testing.T) {
 				diffs = append(diffs, (hi/float64(nh)-lo/float64(nl))/s.Rate)
 			}
 		}
-		mean, se := meanSE(diffs)
+		sum := stat.Summarize(diffs)
+		mean, se := sum.Mean, sum.SD/math.Sqrt(float64(sum.N))
 		t.Logf("drift %v: high-day share minus low-day share, relative to the site's rate: %.3f ± %.3f (SE)", drift, mean, se)
 		if drift > 0 && !(mean > 5*se) {
 			t.Errorf("drift %v: high days %.3f above low days, not more than 5 SE (%.3f)", drift, mean, se)
@@ -140,16 +143,4 @@ func TestDriftMovesChanges(t *testing.T) {
 			t.Errorf("no drift: high days %.3f above low days, more than 4 SE (%.3f)", mean, se)
 		}
 	}
-}
-
-func meanSE(x []float64) (mean, se float64) {
-	for _, v := range x {
-		mean += v
-	}
-	mean /= float64(len(x))
-	var ss float64
-	for _, v := range x {
-		ss += (v - mean) * (v - mean)
-	}
-	return mean, math.Sqrt(ss/float64(len(x)-1)) / math.Sqrt(float64(len(x)))
 }
