@@ -79,3 +79,21 @@ func BenchmarkProportional100kLabels(b *testing.B) {
 func BenchmarkGreedy100kTopic6(b *testing.B) {
 	benchPolicy(b, big100k(), sampling.Greedy, param.Values{"categories": FromTopic, "topK": 6.0})
 }
+
+// The parameters of §4.1's eq. 7 and §7.1.1's history, which do work in
+// every cycle, on the true topics and on crawl-time TOPIC categories.
+func BenchmarkGreedyTopicWebEq7History(b *testing.B) {
+	benchPolicy(b, topicWeb(), sampling.Greedy, param.Values{"sampleRule": sampling.RuleEq7, "history": 0.5})
+}
+
+func BenchmarkProportionalTopicWebEq7History(b *testing.B) {
+	benchPolicy(b, topicWeb(), sampling.Proportional, param.Values{"sampleRule": sampling.RuleEq7, "history": 0.5})
+}
+
+func BenchmarkGreedyTopicWebCrawl1History(b *testing.B) {
+	benchPolicy(b, topicWeb(), sampling.Greedy, param.Values{"categories": FromCrawl, "topK": 1.0, "history": 0.5})
+}
+
+func BenchmarkGreedy100kEq7History(b *testing.B) {
+	benchPolicy(b, big100k(), sampling.Greedy, param.Values{"sampleRule": sampling.RuleEq7, "history": 0.5})
+}

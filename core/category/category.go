@@ -6,7 +6,9 @@
 // spends the rest of its budget on the categories that changed most.
 //
 // The categories are the dataset's labels or TOPIC's (core/topic): each
-// page in the categories of its top k topics. Categories may overlap; a
+// page in the categories of its top k topics, ranked after the crawl or,
+// as Algorithm 2 does, while crawling. Optionally the sample size follows
+// eq. 7 and a category's change history (§7.1.1) weighs in. Categories may overlap; a
 // page is downloaded at most once per cycle.
 package category
 
@@ -26,6 +28,7 @@ import (
 const (
 	FromDataset = "dataset" // categories: the dataset's labels
 	FromTopic   = "topic"   // categories: TOPIC's top-k topics
+	FromCrawl   = "crawl"   // categories: TOPIC's top-k topics at crawl time (Alg. 2)
 
 	SizingEqual        = "equal"         // every category samples s pages (§4.1)
 	SizingScaled       = "scaled"        // s·n_c·|C_i|/|R| (§7.1.2 eq. 8)
@@ -38,15 +41,16 @@ var Params = []param.Param{
 		Name: "sampleSize", Label: "Sample size per category", Type: param.Int, Auto: "√(N·r)", Step: 1,
 		Help: "Pages each category's sample downloads per cycle. The default is the rough optimum √(N·r) of §4.1: N pages per category on average (a page counted in each of its categories), r the share of the repository downloaded per cycle.",
 	}.Range(1, 10000),
+	sampling.SampleRuleParam,
 	{
 		Name: "sizing", Label: "Sample size by category", Type: param.Enum, Default: SizingEqual, Options: []string{SizingEqual, SizingScaled, SizingScaledShared},
 		OptionLabels: []string{"The same for every category", "Scaled by category size", "Scaled, shared pages counted once"},
 		Help:         "How the sample size varies with the category: equal (s for every category, §4.1), scaled (s·n_c·|C_i|/|R|, eq. 8) or scaled-shared (s·n_c·|C_i|/Σ|C_j|, §7.1.2's correction for pages in several categories).",
 	},
 	{
-		Name: "categories", Label: "Categories from", Type: param.Enum, Default: FromDataset, Options: []string{FromDataset, FromTopic},
-		OptionLabels: []string{"The dataset's labels", "TOPIC's topics"},
-		Help:         "Where the categories come from: the dataset's labels (pages without one form one more category), or TOPIC's reputation ranks (Alg. 1) over the pages' links and terms, each page in its top-k topics.",
+		Name: "categories", Label: "Categories from", Type: param.Enum, Default: FromDataset, Options: []string{FromDataset, FromTopic, FromCrawl},
+		OptionLabels: []string{"The dataset's labels", "TOPIC's topics", "TOPIC's topics at crawl time"},
+		Help:         "Where the categories come from: the dataset's labels (pages without one form one more category); TOPIC's reputation ranks (Alg. 1) over the pages' links and terms, each page in its top-k topics; or the same at crawl time (Alg. 2), each page ranked once, as a breadth-first crawl downloads it, from the pages crawled before it that link to it.",
 	},
 	param.Param{
 		Name: "topK", Label: "Topics per page", Type: param.Int, Default: 6, Step: 1,
@@ -56,6 +60,14 @@ var Params = []param.Param{
 		Name: "damping", Label: "TOPIC jump probability (d)", Type: param.Float, Default: topic.DefaultDamping, Step: 0.01,
 		Help: "With TOPIC categories: d, the probability that TOPIC's random surfer jumps to a page containing the topic instead of following a link (Alg. 1).",
 	}.Range(0.05, 0.95),
+	param.Param{
+		Name: "inLinks", Label: "In-links per page (0: all)", Type: param.Int, Default: 0, Step: 1,
+		Help: "With TOPIC categories: how many of a page's in-links its reputation is computed from, the first ones found (the crawl's order at crawl time, the linking pages' order otherwise); 0 takes them all. Table 2 of §5.1 times 10 to 300.",
+	}.Range(0, 100000),
+	param.Param{
+		Name: "history", Label: "Weight of the category's change history", Type: param.Float, Default: 0.0, Step: 0.05,
+		Help: "§7.1.1's remedy for a small sample of a skewed category: rank categories by (1 − w)·(the sample's change fraction) + w·(the fraction the category's change history predicts: its past changes per page and cycle, from every earlier download of its pages, times the cycles since its pages were last downloaded). 0 keeps no history, as the paper's policy.",
+	}.Range(0, 1),
 	{
 		Name: "interval", Label: "Rank by the interval's lower end", Type: param.Bool, Default: false,
 		Help: "Rank and weigh categories by the lower end l of a confidence interval l ≤ p ≤ h for their change fraction (§7.1.3, eq. 9), so a high estimate from few pages counts for less.",
@@ -72,7 +84,7 @@ func Descriptors() []refresh.Descriptor {
 		{
 			ID: "category-greedy", Name: "Category sampling, greedy",
 			Cost:    40,
-			Paper:   "Taleghani & Ugur-Ozekinci §2.3.2, §4 (Alg. 3), §7.1.2 (eq. 8, Alg. 4), §7.1.3 (eq. 9); TOPIC after Rafiei & Mendelzon (Alg. 1)",
+			Paper:   "Taleghani & Ugur-Ozekinci §2.3.2, §3.1.1 (Alg. 2), §4 (eq. 7, Alg. 3), §5.1 (Table 2), §7.1.1, §7.1.2 (eq. 8, Alg. 4), §7.1.3 (eq. 9); TOPIC after Rafiei & Mendelzon (Alg. 1)",
 			Summary: "Samples pages from every category of related pages, then downloads whole categories, the one whose sample changed most first, until the budget runs out; a page is downloaded at most once per cycle.",
 			Params:  Params,
 			New:     func(env refresh.Env) (refresh.Policy, error) { return New(env, sampling.Greedy) },
@@ -81,7 +93,7 @@ func Descriptors() []refresh.Descriptor {
 		{
 			ID: "category-proportional", Name: "Category sampling, proportional",
 			Cost:    35,
-			Paper:   "Taleghani & Ugur-Ozekinci §2.1, §4, §7.1; allocation as in Al-Qaaideh §2.5.2",
+			Paper:   "Taleghani & Ugur-Ozekinci §2.1, §3.1.1 (Alg. 2), §4 (eq. 7), §5.1 (Table 2), §7.1; allocation as in Al-Qaaideh §2.5.2",
 			Summary: "Samples pages from every category of related pages, then gives each category a share of the remaining budget proportional to its sample's change fraction.",
 			Params:  Params,
 			New:     func(env refresh.Env) (refresh.Policy, error) { return New(env, sampling.Proportional) },
@@ -115,7 +127,11 @@ func DefaultSampleSize(sets *Sets, budget int) int {
 // disjoint categories covering the repository, scaled and scaled-shared
 // agree.
 func SampleSizes(sets *Sets, s int, sizing string) []int {
-	out := make([]int, sets.Len())
+	return sampleSizes(make([]int, sets.Len()), sets, s, sizing)
+}
+
+// sampleSizes is SampleSizes into out.
+func sampleSizes(out []int, sets *Sets, s int, sizing string) []int {
 	nc := float64(sets.Len())
 	for i := range out {
 		size := float64(len(sets.Category(i)))
@@ -170,14 +186,47 @@ func SampleSizes(sets *Sets, s int, sizing string) []int {
 // The paper names the interval but not its formula; ours is Wilson's score
 // interval with the finite-population correction (stat.WilsonInterval),
 // which does not collapse to a point when a sample of a few pages shows no
-// change or only changes, as the normal-approximation interval does. No
-// history is kept from one cycle to the next.
+// change or only changes, as the normal-approximation interval does.
+//
+// Two parameters carry something from one cycle to the next:
+//
+//   - sampleRule eq7: the first cycle samples with the base size s (√(N·r)
+//     unless set) and each later cycle with the base size eq. 7 gives from
+//     the previous cycle's estimates (sampling.Eq7Size, N the mean category
+//     size, r the share of |R| downloaded per cycle), capped where the
+//     samples alone would take the budget; sizing then scales it per
+//     category as above.
+//   - history w > 0: §7.1.1 proposes to "combine our method with the
+//     frequency-based policy" by keeping "the history of change for a
+//     category" (see history): each category's past changes per
+//     page-cycle predict h_i, its change fraction now, and categories are
+//     ranked (greedy) and weighted (proportional) by (1 − w)·p_i + w·h_i,
+//     or (1 − w)·l_i + w·h_i with the interval; a category none of whose
+//     pages was downloaded in an earlier cycle is ranked by its sample
+//     alone. The history corrects a small sample that happened on the few
+//     fast pages of a skewed category (§7.1.1's 0.5 for a category whose
+//     change ratio is 0.05), and is slow to follow a category whose change
+//     moves from week to week.
+//
+// Without them, nothing is kept from one cycle to the next.
 type Sampling struct {
 	alloc    sampling.Allocation
 	sets     *Sets
 	size     []int // k_i
 	interval bool
 	z        float64 // the interval's normal quantile: P(|Z| ≤ z) = confidence
+
+	// sampleRule eq7
+	eq7    bool
+	base   int // s of the first cycle
+	sizing string
+	n, r   float64 // eq. 7's N and r
+	most   int     // the largest s whose equal samples fit the budget
+	sc     []float64
+	// history
+	w     float64  // its weight
+	hist  *history // nil when w is 0
+	cycle int
 
 	rng   *rand.Rand
 	pages []int32 // each category's pages (CSR as in sets), permuted in place
@@ -205,14 +254,25 @@ func New(env refresh.Env, alloc sampling.Allocation) (*Sampling, error) {
 		env.Params["sampleSize"] = float64(s)
 	}
 	nc := sets.Len()
+	sizing := env.Params.String("sizing", SizingEqual)
 	p := &Sampling{
 		alloc: alloc, sets: sets,
-		size:     SampleSizes(sets, s, env.Params.String("sizing", SizingEqual)),
+		size:     SampleSizes(sets, s, sizing),
 		interval: env.Params.Bool("interval", false),
 		z:        stat.NormalQuantile((1 + env.Params.Float("confidence", 0.95)) / 2),
-		pages:    make([]int32, sets.Total),
-		pos:      make([]int, nc), left: make([]int, nc), got: make([]int, nc), chg: make([]int, nc),
+		eq7:      env.Params.String("sampleRule", sampling.RuleSqrt) == sampling.RuleEq7,
+		base:     s, sizing: sizing,
+		n: sets.MeanSize(), r: float64(env.Budget) / float64(max(1, sets.Pages)), most: env.Budget / max(1, nc),
+		w:     env.Params.Float("history", 0),
+		pages: make([]int32, sets.Total),
+		pos:   make([]int, nc), left: make([]int, nc), got: make([]int, nc), chg: make([]int, nc),
 		est: make([]float64, nc), plan: sampling.NewPlan(nc), mark: make([]uint32, sets.Pages),
+	}
+	if p.eq7 {
+		p.sc = make([]float64, 0, nc)
+	}
+	if p.w > 0 {
+		p.hist = newHistory(sets)
 	}
 	p.Reuse(env)
 	return p, nil
@@ -227,8 +287,8 @@ func setsFor(env refresh.Env) (*Sets, error) {
 			return nil, err
 		}
 		return v.(*Sets), nil
-	case FromTopic:
-		return TopicSets(env, env.Params.Int("topK", 6), env.Params.Float("damping", topic.DefaultDamping))
+	case FromTopic, FromCrawl:
+		return TopicSets(env, env.Params.Int("topK", 6), env.Params.Float("damping", topic.DefaultDamping), env.Params.Int("inLinks", 0), c == FromCrawl)
 	default:
 		return nil, fmt.Errorf("unknown categories %q", c)
 	}
@@ -242,6 +302,15 @@ func (s *Sampling) Reuse(env refresh.Env) {
 	copy(s.pages, s.sets.pages)
 	clear(s.mark)
 	s.epoch = 0
+	if s.eq7 {
+		sampleSizes(s.size, s.sets, s.base, s.sizing)
+		for i := range s.est {
+			s.est[i] = -1
+		}
+	}
+	if s.hist != nil {
+		s.hist.reset()
+	}
 	for i := range s.plan.Order {
 		s.plan.Order[i] = i
 	}
@@ -276,6 +345,15 @@ func (s *Sampling) Groups() (kind string, names []string, pages [][]int32) {
 // Refresh implements refresh.Policy.
 func (s *Sampling) Refresh(c *refresh.Crawl) {
 	s.epoch++
+	if s.eq7 {
+		if e := sampling.Eq7Size(s.n, s.r, s.est, s.sc); !math.IsNaN(e.Size) {
+			sampleSizes(s.size, s.sets, sampling.RoundSize(e.Size, s.base, s.most), s.sizing)
+		}
+	}
+	s.cycle = c.Cycle()
+	if s.hist != nil {
+		s.hist.fold()
+	}
 	order := s.plan.Order
 	s.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	for i := range s.left {
@@ -289,6 +367,11 @@ func (s *Sampling) Refresh(c *refresh.Crawl) {
 			s.plan.Est[i] = e
 			if s.interval && e >= 0 {
 				s.plan.Est[i], _ = stat.WilsonInterval(s.chg[i], s.got[i], len(s.sets.Category(i)), s.z)
+			}
+			if s.hist != nil && e >= 0 {
+				if h, ok := s.hist.predict(i, s.cycle); ok {
+					s.plan.Est[i] = (1-s.w)*s.plan.Est[i] + s.w*h
+				}
 			}
 		}
 		copy(s.plan.Left, s.left)
@@ -380,6 +463,9 @@ func (s *Sampling) downloaded(u int32, changed bool) {
 	s.mark[u] = m
 	for _, j := range s.sets.Of(u) {
 		s.left[j]--
+	}
+	if s.hist != nil {
+		s.hist.record(u, changed, s.cycle)
 	}
 }
 

@@ -498,7 +498,15 @@ func TestTopicSets(t *testing.T) {
 // exactly the cycles of one built afresh.
 func TestReuseMatchesNew(t *testing.T) {
 	d := synth.TopicWeb(2)
-	params := param.Values{"categories": FromTopic, "topK": 4.0, "sizing": SizingScaledShared, "interval": true}
+	for _, params := range []param.Values{
+		{"categories": FromTopic, "topK": 4.0, "sizing": SizingScaledShared, "interval": true},
+		{"categories": FromCrawl, "topK": 2.0, "inLinks": 3.0, "sampleRule": sampling.RuleEq7, "history": 0.5},
+	} {
+		reuseMatchesNew(t, d, params)
+	}
+}
+
+func reuseMatchesNew(t *testing.T, d *dataset.Dataset, params param.Values) {
 	for _, alloc := range []sampling.Allocation{sampling.Greedy, sampling.Proportional} {
 		sim := refresh.NewSim(d)
 		var reused *Sampling

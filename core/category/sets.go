@@ -121,9 +121,13 @@ var ErrNoTerms = errors.New("TOPIC categories need the pages' terms (and links),
 // TopicSets returns TOPIC's categories (Taleghani §3.1.1, Algorithms 1 and
 // 2): one per term, holding the pages that have the term among their topK
 // highest reputation ranks, plus NoTopic for pages with no rank on any
-// term. The ranks are computed once per dataset and damping and the
-// categories once per topK, through env.Remember.
-func TopicSets(env refresh.Env, topK int, damping float64) (*Sets, error) {
+// term. With crawl set, the ranks are those a crawler computes as it
+// downloads the pages (topic.CrawlRank); otherwise those of the whole
+// repository (topic.Rank). inLinks limits the in-links a page's rank is
+// computed from (0: all; §5.1, Table 2). The ranks are computed once per
+// dataset, damping, inLinks and crawl, and the categories once per topK,
+// through env.Remember.
+func TopicSets(env refresh.Env, topK int, damping float64, inLinks int, crawl bool) (*Sets, error) {
 	r := env.Repo
 	if r.Terms == nil {
 		return nil, ErrNoTerms
@@ -131,9 +135,14 @@ func TopicSets(env refresh.Env, topK int, damping float64) (*Sets, error) {
 	if topK < 1 || topK > MaxTopK {
 		return nil, fmt.Errorf("topK %d outside [1, %d]", topK, MaxTopK)
 	}
-	v, err := env.Remember(fmt.Sprintf("category/topic-sets d=%g k=%d", damping, topK), func() (any, error) {
-		rv, err := env.Remember(fmt.Sprintf("category/topic-ranks d=%g", damping), func() (any, error) {
-			return topic.Rank(r.Links, r.Terms, len(r.TermNames), MaxTopK, topic.Options{Damping: damping})
+	rank, what := topic.Rank, "topic"
+	if crawl {
+		rank, what = topic.CrawlRank, "crawl"
+	}
+	ranks := fmt.Sprintf("category/%s-ranks d=%g in=%d", what, damping, inLinks)
+	v, err := env.Remember(fmt.Sprintf("%s k=%d", ranks, topK), func() (any, error) {
+		rv, err := env.Remember(ranks, func() (any, error) {
+			return rank(r.Links, r.Terms, len(r.TermNames), MaxTopK, topic.Options{Damping: damping, InLinks: inLinks})
 		})
 		if err != nil {
 			return nil, err

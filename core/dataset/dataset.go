@@ -135,6 +135,14 @@ func (t *Truth) FirstChange(c, i int) float64 {
 	return t.First[c][i]
 }
 
+// FeatureWeight names the page feature that carries each page's weight:
+// the value of its current version to those who read the copy, W_i of
+// Pandey, Ramamritham & Chakrabarti §2, lost when the page changes again
+// before it is fetched. A dataset without it weighs every page alike. The
+// monitor kind plans with it, and refresh runs weigh the changes they
+// catch by it (refresh.Cycle.RIR).
+const FeatureWeight = "weight"
+
 // Dataset is a repository with its change truth and a description.
 type Dataset struct {
 	Info Info
@@ -204,6 +212,11 @@ func (d *Dataset) Validate() error {
 	for name, col := range d.Features {
 		if len(col) != len(d.Pages) {
 			return fmt.Errorf("feature %q has %d values for %d pages", name, len(col), n)
+		}
+	}
+	for i, w := range d.Features[FeatureWeight] {
+		if !(w >= 0) || math.IsInf(w, 0) {
+			return fmt.Errorf("feature %q: page %d's weight %v is not a finite non-negative number", FeatureWeight, i, w)
 		}
 	}
 	if d.Links != nil {

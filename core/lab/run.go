@@ -430,6 +430,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 	rng := rand.New(pcg)
 	var p refresh.Policy
 	var sites *siteTally
+	rir := newRIRTally(reps, nc)
 	div := newDivergenceTally(reps, nc)
 	defer func() { sim.After = nil }()
 	for r := range reps {
@@ -476,6 +477,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 			perCR0[c][r], perFr0[c][r], perAg0[c][r] = cy.ChangeRatio(), cy.Freshness, cy.Age
 		}
 		cr[r], fr[r], ag[r], dl[r] = repeatMeans(buf.cycles)
+		rir.observe(r, buf.cycles)
 		div.repeat(r, buf.cycles)
 		buf.watch.add(1)
 	}
@@ -503,6 +505,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		perCR[c], perFr[c], perAg[c] = stat.Summarize(perCR0[c]), stat.Summarize(perFr0[c]), stat.Summarize(perAg0[c])
 	}
 	pr.Series = map[string]stat.Series{MetricChangeRatio: perCR, MetricFreshness: perFr, MetricAge: perAg}
+	rir.into(&pr)
 	div.put(&pr)
 	return pr, nil
 }

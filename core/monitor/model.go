@@ -6,12 +6,13 @@ import (
 	"math"
 	"strings"
 
+	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/textvec"
 )
 
 // FeatureWeight names the page feature (dataset.Repository.Features) that
 // carries each page's weight W_i, when a dataset has one.
-const FeatureWeight = "weight"
+const FeatureWeight = dataset.FeatureWeight
 
 // Instance is one epoch of the CAM model (§2): the pages' weights, the
 // update instants and the probability that each page changes at each.

@@ -41,3 +41,36 @@ func Example() {
 	// cycle 0: ChangeRatio 1.00, freshness 0.67, age 0.17
 	// cycle 1: ChangeRatio 0.00, freshness 0.33, age 0.67
 }
+
+// RIR on one page that changes in cycles 0 and 1 and in cycle 3, crawled
+// at the end of cycles 1 and 3: cycle 0's change is lost (the page changed
+// again before the crawler came), cycle 1's and cycle 3's are returned.
+// ChangeRatio divides the two changes caught by the two downloads; RIR by
+// the three changes that happened.
+func ExampleCycle_RIR() {
+	d := &dataset.Dataset{
+		Repository: dataset.Repository{Sites: []string{"example.org"}, Pages: []dataset.Page{{URL: "/a"}}},
+		Truth:      dataset.Truth{Changed: [][]int32{{0}, {0}, {}, {0}}},
+	}
+	if err := d.Finish(); err != nil {
+		panic(err)
+	}
+	cycles := refresh.NewSim(d).Run(downloads{{}, {0}, {}, {0}}, 1, 4, nil)
+	for c, cy := range cycles {
+		fmt.Printf("cycle %d: changes %.0f, returned %.0f\n", c, cy.Changes, cy.Returned)
+	}
+	var changed, downloads int
+	for _, cy := range cycles {
+		changed += cy.Changed
+		downloads += cy.Downloads
+	}
+	fmt.Printf("ChangeRatio %d/%d, RIR %.2f\n", changed, downloads, refresh.RunRIR(cycles))
+	// Output:
+	// cycle 1: page 0 changed: true
+	// cycle 3: page 0 changed: true
+	// cycle 0: changes 1, returned 0
+	// cycle 1: changes 1, returned 1
+	// cycle 2: changes 0, returned 0
+	// cycle 3: changes 1, returned 1
+	// ChangeRatio 2/2, RIR 0.67
+}

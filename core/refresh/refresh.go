@@ -15,6 +15,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/refreshlab/refreshlab/core/dataset"
 	"github.com/refreshlab/refreshlab/core/param"
@@ -262,6 +263,63 @@ type Cycle struct {
 	// before's). Freshness asks whether a copy is behind, age for how
 	// long; divergence asks by how many changes.
 	Divergence float64
+	// Changes is the weight of the cycle's changes: each page that changed
+	// during the cycle counts its weight, 1 on a dataset without weights
+	// (dataset.FeatureWeight), once however often it changed (see RIR).
+	Changes float64
+	// Returned is the weight of the cycle's changes that the crawler
+	// returned by the end of the run (see RIR). A change of this cycle may
+	// be returned by a later cycle's download, so Run fills it in last.
+	Returned float64
+}
+
+// RIR is the cycle's returned information ratio, Returned / Changes: the
+// share of the (weighted) changes that happened during the cycle which the
+// crawler returned. NaN when nothing changed.
+//
+// It carries Pandey, Ramamritham & Chakrabarti's RIR (§5.1: returned over
+// total information change, each change weighted by its page's weight
+// W_i) from monitoring to refresh cycles, under their complete-loss
+// assumption (§3.1: "an update results in complete loss of information
+// from previous updates"): a change is returned when the page is
+// downloaded after it and before its next change, and lost when the page
+// changes again first. On the lab's truths a cycle only says whether a
+// page changed (dataset.Truth), and the crawler downloads at the cycle's
+// end, so:
+//
+//   - a page that changed during cycle c is one change, of cycle c. Had
+//     it changed several times in the cycle, every change but the last is
+//     lost to any crawler that downloads at cycle ends, whatever the
+//     policy; the truth does not count them, and neither does RIR;
+//   - that change is returned when the page is downloaded (or sampled) at
+//     the end of cycle c, or of a later cycle before the next one in which
+//     it changes; it is lost when the page changes again first, and not
+//     returned when the run ends before either;
+//   - so each download that finds a page changed returns exactly one
+//     change (the latest), and the others are lost.
+//
+// ChangeRatio divides the same returned changes by the downloads spent;
+// RIR divides them by the changes there were to catch.
+func (c Cycle) RIR() float64 {
+	if c.Changes == 0 {
+		return math.NaN()
+	}
+	return c.Returned / c.Changes
+}
+
+// RunRIR is the RIR of a whole run, its cycles' Returned over their
+// Changes summed (CAM's ratio of sums, so that a cycle with many changes
+// counts for more than a quiet one). NaN when nothing changed.
+func RunRIR(cycles []Cycle) float64 {
+	var ret, ch float64
+	for _, c := range cycles {
+		ret += c.Returned
+		ch += c.Changes
+	}
+	if ch == 0 {
+		return math.NaN()
+	}
+	return ret / ch
 }
 
 // ChangeRatio is the fraction of the cycle's downloads that found a change
@@ -290,13 +348,28 @@ type Sim struct {
 	// compensated summation so that age stays exact to the last bits
 	// however many pages come and go.
 	sinceSum, sinceComp float64
-	// behind is Σ pageState.behind, the versions all copies miss.
-	behind int
+	// behind[p] counts the cycles with a change since p's copy was
+	// fetched (Cycle.Divergence), positive exactly when p is stale, and
+	// behindSum is their sum, the versions all copies miss. Apart from
+	// pageState for the same reason as last.
+	behind    []int32
+	behindSum int
 
 	// With a content model (pageState's versions), the pages whose
 	// versions moved (to reset them).
 	content       dataset.Content
 	versionsMoved []int32
+
+	// weight is each page's weight (dataset.FeatureWeight), nil when the
+	// dataset has none and every page weighs 1; returned holds, during a
+	// Run, the weight returned of each of its cycles' changes. last[p] is
+	// the cycle of the latest change p's copy misses, when stale: the
+	// change a download returns (Cycle.RIR); −1 for a change from before
+	// the current Run. It is apart from pageState, which every download
+	// reads, because only changes and changed downloads need it.
+	weight   []float64
+	returned []float64
+	last     []int32
 
 	crawl Crawl // reused each cycle
 	now   int   // the cycle being played, -1 outside Run
@@ -324,15 +397,13 @@ type pageState struct {
 	// With a content model: the page's version at the source, of the
 	// crawler's copy and of its copy before that.
 	version, copyV, prevV int32
-	// behind counts the cycles with a change since the copy was fetched
-	// (Cycle.Divergence); it is positive exactly when the page is stale.
-	behind int32
 }
 
 // NewSim returns a simulator for d with every copy fresh at time 0.
 func NewSim(d *dataset.Dataset) *Sim {
 	n := len(d.Pages)
-	s := &Sim{truth: &d.Truth, cycleDays: d.Info.CycleLength / 86400, page: make([]pageState, n), content: d.Content, now: -1}
+	s := &Sim{truth: &d.Truth, cycleDays: d.Info.CycleLength / 86400, page: make([]pageState, n), content: d.Content, now: -1,
+		weight: d.Features[dataset.FeatureWeight], last: make([]int32, n), behind: make([]int32, n)}
 	for i := range s.page {
 		s.page[i] = pageState{since: -1, pos: -1}
 	}
@@ -343,9 +414,9 @@ func NewSim(d *dataset.Dataset) *Sim {
 // pages hold state, so only they are touched.
 func (s *Sim) Reset() {
 	for _, p := range s.stale {
-		s.page[p].since, s.page[p].pos, s.page[p].behind = -1, -1, 0
+		s.page[p].since, s.page[p].pos, s.behind[p] = -1, -1, 0
 	}
-	s.behind = 0
+	s.behindSum = 0
 	s.stale = s.stale[:0]
 	s.sinceSum, s.sinceComp = 0, 0
 	for _, p := range s.versionsMoved {
@@ -436,17 +507,32 @@ func (s *Sim) refresh(p int32) bool {
 	s.page[last].pos = i
 	s.stale = s.stale[:len(s.stale)-1]
 	pg.pos = -1
-	s.behind -= int(pg.behind)
-	pg.behind = 0
+	s.behindSum -= int(s.behind[p])
+	s.behind[p] = 0
 	s.addSince(-pg.since)
 	pg.since = -1
 	s.crawl.changed++
+	if c := s.last[p]; c >= 0 {
+		s.returned[c] += s.weightOf(p)
+	}
 	return true
 }
 
-// change applies the source changes of cycle c.
-func (s *Sim) change(c int) {
-	for i, p := range s.truth.Changed[c] {
+// weightOf returns page p's weight, 1 without weights.
+func (s *Sim) weightOf(p int32) float64 {
+	if s.weight == nil {
+		return 1
+	}
+	return s.weight[p]
+}
+
+// change applies the source changes of cycle c and returns their weight
+// (Cycle.Changes). A stale page that changes again loses the change its
+// copy missed (Cycle.RIR).
+func (s *Sim) change(c int) float64 {
+	changed := s.truth.Changed[c]
+	var w float64
+	for i, p := range changed {
 		pg := &s.page[p]
 		if s.content != nil {
 			if pg.version == 0 {
@@ -454,8 +540,12 @@ func (s *Sim) change(c int) {
 			}
 			pg.version++
 		}
-		pg.behind++
-		s.behind++
+		s.behind[p]++
+		s.behindSum++
+		if s.weight != nil {
+			w += s.weight[p]
+		}
+		s.last[p] = int32(c)
 		if pg.pos >= 0 {
 			continue
 		}
@@ -464,6 +554,10 @@ func (s *Sim) change(c int) {
 		pg.pos = int32(len(s.stale))
 		s.stale = append(s.stale, p)
 	}
+	if s.weight == nil {
+		return float64(len(changed))
+	}
+	return w
 }
 
 // Run plays cycles 0..cycles-1 with policy p spending budget downloads per
@@ -471,9 +565,15 @@ func (s *Sim) change(c int) {
 func (s *Sim) Run(p Policy, budget, cycles int, out []Cycle) []Cycle {
 	n := float64(len(s.page))
 	defer func() { s.now = -1 }()
+	start := len(out)
+	s.returned = slices.Grow(s.returned[:0], cycles)[:cycles]
+	clear(s.returned)
+	for _, p := range s.stale {
+		s.last[p] = -1 // a change from before this run is none of its own
+	}
 	for c := 0; c < cycles; c++ {
 		s.now = c
-		s.change(c)
+		changes := s.change(c)
 		s.crawl = Crawl{sim: s, cycle: c, budget: budget, remaining: budget}
 		cr := &s.crawl
 		p.Refresh(cr)
@@ -489,11 +589,15 @@ func (s *Sim) Run(p Policy, budget, cycles int, out []Cycle) []Cycle {
 			Changed:   cr.changed,
 			Freshness: 1 - float64(len(s.stale))/n,
 			Age:       max(age, 0) / n,
+			Changes:   changes,
 		})
-		out[len(out)-1].Divergence = float64(s.behind) / n
+		out[len(out)-1].Divergence = float64(s.behindSum) / n
 		if s.After != nil {
 			s.After(c)
 		}
+	}
+	for c, r := range s.returned {
+		out[start+c].Returned = r
 	}
 	return out
 }

@@ -37,18 +37,18 @@ func Descriptors() []refresh.Descriptor {
 		{
 			ID: "site-greedy", Name: "Site sampling, greedy",
 			Cost:    15,
-			Paper:   "Cho & Ntoulas 2002, as in Taleghani & Ugur-Ozekinci §2.1 (3), §2.3.1 and Al-Qaaideh §2.5.3",
+			Paper:   "Cho & Ntoulas 2002, as in Taleghani & Ugur-Ozekinci §2.1 (3), §2.3.1, §4.1 (eq. 7) and Al-Qaaideh §2.5.3, §2.6",
 			Summary: "Samples pages from every site, then downloads whole sites, the one whose sample changed most first, until the budget runs out.",
-			Params:  []param.Param{sampleSizeParam},
+			Params:  []param.Param{sampleSizeParam, SampleRuleParam},
 			New:     func(env refresh.Env) (refresh.Policy, error) { return NewSite(env, Greedy), nil },
 			Expect:  expect(Greedy),
 		},
 		{
 			ID: "site-proportional", Name: "Site sampling, proportional",
 			Cost:    20,
-			Paper:   "Cho & Ntoulas 2002, as in Al-Qaaideh §2.5.2 and §2.5.4",
+			Paper:   "Cho & Ntoulas 2002, as in Al-Qaaideh §2.5.2, §2.5.4 and §2.6 (eq. 7 of Taleghani & Ugur-Ozekinci §4.1)",
 			Summary: "Samples pages from every site, then gives each site a share of the remaining budget proportional to its sample's change fraction.",
-			Params:  []param.Param{sampleSizeParam},
+			Params:  []param.Param{sampleSizeParam, SampleRuleParam},
 			New:     func(env refresh.Env) (refresh.Policy, error) { return NewSite(env, Proportional), nil },
 			Expect:  expect(Proportional),
 		},
@@ -98,10 +98,18 @@ func DefaultSampleSize(pages, groups, budget int) int {
 //     estimate is exhausted, what is left goes to the remaining sites in
 //     proportion to their unsampled pages rather than being left unspent.
 //
-// No history is kept from one cycle to the next.
+// With sampleRule eq7 (RuleEq7), the first cycle samples SampleSize pages
+// per site and each later cycle the size eq. 7 gives from the previous
+// cycle's estimates (Eq7Size); that is the only thing carried from one
+// cycle to the next.
 type Site struct {
 	alloc Allocation
 	size  int
+	base  int  // the sample size of the first cycle
+	eq7   bool // sampleRule eq7
+	n, r  float64
+	most  int       // the largest size whose samples fit the budget
+	sc    []float64 // scratch for Eq7Size
 	rng   *rand.Rand
 	pages [][]int32 // each site's pages, reshuffled in place each cycle
 
@@ -126,9 +134,13 @@ func NewSite(env refresh.Env, alloc Allocation) *Site {
 	}
 	ns := len(repo.Sites)
 	s := &Site{
-		alloc: alloc, size: size, pages: make([][]int32, ns),
+		alloc: alloc, size: size, base: size, eq7: env.Params.String("sampleRule", RuleSqrt) == RuleEq7,
+		most: env.Budget / max(1, ns), sc: make([]float64, 0, ns), pages: make([][]int32, ns),
 		order: make([]int, ns), sampled: make([]int, ns), changed: make([]int, ns),
 		est: make([]float64, ns), quota: make([]int, ns), add: make([]int, ns),
+	}
+	if len(repo.Pages) > 0 && ns > 0 {
+		s.n, s.r = float64(len(repo.Pages))/float64(ns), float64(env.Budget)/float64(len(repo.Pages))
 	}
 	for w := range ns {
 		s.pages[w] = make([]int32, len(repo.SitePages(w)))
@@ -138,14 +150,25 @@ func NewSite(env refresh.Env, alloc Allocation) *Site {
 }
 
 // Reuse implements refresh.Reuser: the sites' page lists back in their
-// original order and a new random source, as NewSite leaves them.
+// original order, no estimate yet, the first cycle's sample size and a new
+// random source, as NewSite leaves them.
 func (s *Site) Reuse(env refresh.Env) {
 	s.rng = env.Rand
 	for w := range s.pages {
 		copy(s.pages[w], env.Repo.SitePages(w))
 		s.order[w] = w
 	}
+	if s.eq7 {
+		s.size = s.base
+		for w := range s.est {
+			s.est[w] = -1
+		}
+	}
 }
+
+// SampleSize returns the pages sampled per site in the last cycle's
+// samples (the next cycle's before the first).
+func (s *Site) SampleSize() int { return s.size }
 
 // SiteEstimates implements refresh.SiteEstimator: the change fraction each
 // site's sample showed in the last cycle, -1 for sites left unsampled. The
@@ -154,6 +177,9 @@ func (s *Site) SiteEstimates() []float64 { return s.est }
 
 // Refresh implements refresh.Policy.
 func (s *Site) Refresh(c *refresh.Crawl) {
+	if s.eq7 {
+		s.size = RoundSize(Eq7Size(s.n, s.r, s.est, s.sc).Size, s.base, s.most)
+	}
 	s.rng.Shuffle(len(s.order), func(i, j int) { s.order[i], s.order[j] = s.order[j], s.order[i] })
 	for _, w := range s.order {
 		s.sampled[w], s.changed[w], s.est[w] = 0, 0, -1

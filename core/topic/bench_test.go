@@ -37,3 +37,22 @@ func BenchmarkRank100k(b *testing.B) {
 	cfg.Pages, cfg.Sites, cfg.Cycles = 100_000, 2_000, 1
 	benchRank(b, synth.TopicWebWith(20260101, cfg))
 }
+
+// benchCrawlRank times Algorithm 2's crawl-time ranks on d, ns per page.
+func benchCrawlRank(b *testing.B, d *dataset.Dataset, inLinks int) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := CrawlRank(d.Links, d.Terms, len(d.TermNames), 20, Options{InLinks: inLinks}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(d.Pages)), "ns/page")
+}
+
+func BenchmarkCrawlRankTopicWeb(b *testing.B) { benchCrawlRank(b, synth.TopicWeb(20260101), 0) }
+
+func BenchmarkCrawlRank100kInLinks10(b *testing.B) {
+	cfg := synth.TopicWebDefault
+	cfg.Pages, cfg.Sites, cfg.Cycles = 100_000, 2_000, 1
+	benchCrawlRank(b, synth.TopicWebWith(20260101, cfg), 10)
+}

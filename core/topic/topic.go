@@ -41,6 +41,14 @@ type Options struct {
 	// the tolerance keeps its last ranks and is counted in
 	// Ranking.Unconverged.
 	MaxIter int
+	// InLinks, when positive, is how many of a page's in-links its rank is
+	// pulled from: the first InLinks, in ascending order of the linking
+	// page for Rank and in crawl order for CrawlRank. Taleghani &
+	// Ugur-Ozekinci §5.1 (Table 2) limit "the number of in-links that are
+	// considered for each page" to between 10 and 300. The linking page's
+	// out-links O(q) still count all of its links, so rank sent along a
+	// link left out is lost. 0 takes every in-link.
+	InLinks int
 }
 
 func (o Options) withDefaults() Options {
@@ -145,26 +153,14 @@ func (r *Ranking) Categories(k int) [][]int32 {
 // on every platform without fused multiply-adds (amd64 and WebAssembly).
 func Rank(links, terms [][]int32, numTerms, keep int, opt Options) (*Ranking, error) {
 	opt = opt.withDefaults()
-	if !(opt.Damping > 0 && opt.Damping <= 1) {
-		return nil, fmt.Errorf("topic: damping %v outside (0, 1]", opt.Damping)
-	}
-	if !(opt.Tolerance > 0) || opt.MaxIter < 1 {
-		return nil, errors.New("topic: tolerance must be positive and MaxIter at least 1")
-	}
-	if keep < 1 {
-		return nil, fmt.Errorf("topic: keep %d terms per page, want at least 1", keep)
+	if err := validate(links, terms, numTerms, keep, opt); err != nil {
+		return nil, err
 	}
 	n := len(terms)
-	if links != nil && len(links) != n {
-		return nil, fmt.Errorf("topic: %d link lists for %d pages", len(links), n)
-	}
 	// The pages containing each term (an inverted index), in page order.
 	holders := make([]int32, numTerms+1)
-	for p, ts := range terms {
+	for _, ts := range terms {
 		for _, t := range ts {
-			if t < 0 || int(t) >= numTerms {
-				return nil, fmt.Errorf("topic: page %d has term %d, outside [0, %d)", p, t, numTerms)
-			}
 			holders[t+1]++
 		}
 	}
@@ -177,13 +173,6 @@ func Rank(links, terms [][]int32, numTerms, keep int, opt Options) (*Ranking, er
 		for _, t := range ts {
 			inv[fill[t]] = int32(p)
 			fill[t]++
-		}
-	}
-	for q, out := range links {
-		for _, p := range out {
-			if p < 0 || int(p) >= n {
-				return nil, fmt.Errorf("topic: page %d links to page %d, outside [0, %d)", q, p, n)
-			}
 		}
 	}
 
@@ -215,6 +204,41 @@ func Rank(links, terms [][]int32, numTerms, keep int, opt Options) (*Ranking, er
 	}
 	r.start, r.term, r.rank = top.compact()
 	return r, nil
+}
+
+// validate checks Rank's and CrawlRank's input.
+func validate(links, terms [][]int32, numTerms, keep int, opt Options) error {
+	if !(opt.Damping > 0 && opt.Damping <= 1) {
+		return fmt.Errorf("topic: damping %v outside (0, 1]", opt.Damping)
+	}
+	if !(opt.Tolerance > 0) || opt.MaxIter < 1 {
+		return errors.New("topic: tolerance must be positive and MaxIter at least 1")
+	}
+	if keep < 1 {
+		return fmt.Errorf("topic: keep %d terms per page, want at least 1", keep)
+	}
+	if opt.InLinks < 0 {
+		return fmt.Errorf("topic: %d in-links per page, want 0 (all) or more", opt.InLinks)
+	}
+	n := len(terms)
+	if links != nil && len(links) != n {
+		return fmt.Errorf("topic: %d link lists for %d pages", len(links), n)
+	}
+	for p, ts := range terms {
+		for _, t := range ts {
+			if t < 0 || int(t) >= numTerms {
+				return fmt.Errorf("topic: page %d has term %d, outside [0, %d)", p, t, numTerms)
+			}
+		}
+	}
+	for q, out := range links {
+		for _, p := range out {
+			if p < 0 || int(p) >= n {
+				return fmt.Errorf("topic: page %d links to page %d, outside [0, %d)", q, p, n)
+			}
+		}
+	}
+	return nil
 }
 
 // blockTerms is how many terms Rank iterates together: their ranks sit
@@ -310,7 +334,11 @@ func (k *block) run(links [][]int32, in inLinks, has [][]int32, opt Options, ite
 		for p := 0; p < k.n; p++ {
 			sum := acc[:b]
 			clear(sum)
-			for _, q := range in.from[in.start[p]:in.start[p+1]] {
+			from := in.from[in.start[p]:in.start[p+1]]
+			if opt.InLinks > 0 && len(from) > opt.InLinks {
+				from = from[:opt.InLinks]
+			}
+			for _, q := range from {
 				row := share[int(q)*b:][:len(sum)]
 				for j := range sum {
 					sum[j] += row[j]

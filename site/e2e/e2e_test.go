@@ -364,8 +364,8 @@ func TestBrowserLessonLoads(t *testing.T) {
 		if r.Name == "" {
 			t.Errorf("a row has no policy name: %q", r.Cells)
 		}
-		if len(r.Nums) != 3 {
-			t.Errorf("%s: %d numbers, want 3 (ChangeRatio, Freshness, Age): %q", r.Name, len(r.Nums), r.Cells)
+		if len(r.Nums) != 4 {
+			t.Errorf("%s: %d numbers, want 4 (ChangeRatio, Freshness, RIR, Age): %q", r.Name, len(r.Nums), r.Cells)
 		}
 		for _, s := range r.Nums {
 			v, err := strconv.ParseFloat(s, 64)

@@ -3,10 +3,15 @@ package lesson
 import (
 	"maps"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/refreshlab/refreshlab/core/category"
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/param"
+	"github.com/refreshlab/refreshlab/core/refresh"
+	"github.com/refreshlab/refreshlab/core/sampling"
 	"github.com/refreshlab/refreshlab/core/stat"
 )
 
@@ -263,7 +268,12 @@ func TestClaimsOptimalSchedules(t *testing.T) {
 // frequency starts level with random and climbs; at 20 downloads a day the
 // samples take about half the budget and the sampling policies' lead in
 // ChangeRatio grows; at 1,140 every real policy scores the same, every
-// copy fresh and a ChangeRatio of 0.11.
+// copy fresh and a ChangeRatio of 0.11. RIR: at 114 every real policy
+// spends its budget, so its RIR is its ChangeRatio times the downloads
+// over the changes; the oracle's ChangeRatio is 1 and its RIR below, some
+// days having more changes than downloads; at 20 greedy's ChangeRatio
+// rises, to about 0.54, and its RIR falls below 0.1; at 300 its
+// ChangeRatio falls to about 0.30 and its RIR passes 0.7.
 func TestClaimsWhyRefreshPoliciesMatter(t *testing.T) {
 	const id = "why-refresh-policies-matter"
 	real := []string{"round-robin", "random", "change-frequency", "site-greedy", "site-proportional"}
@@ -288,8 +298,30 @@ func TestClaimsWhyRefreshPoliciesMatter(t *testing.T) {
 	growth := lead(starved) - lead(res)
 	claim(t, growth > 3*math.Sqrt(se(g20)*se(g20)+se(g114)*se(g114)+se(r20)*se(r20)+se(r114)*se(r114)), "greedy's lead over round-robin grows at 20 downloads (%.3f against %.3f)", lead(starved), lead(res))
 
-	rich := claimRun(t, id, func(s *lab.Spec) { s.Repeats, s.Budget = 3, 1140 })
 	d, _ := lab.New().Dataset("alqaaideh-jordan")
+	changes, busiest := 0, 0
+	for _, ch := range d.Truth.Changed {
+		changes += len(ch)
+		busiest = max(busiest, len(ch))
+	}
+	perChange := float64(res.Spec.Budget*res.Spec.Cycles) / float64(changes)
+	for _, key := range real {
+		cr, rir, dl := get(res, key, lab.MetricChangeRatio), get(res, key, lab.MetricCaughtRIR), get(res, key, lab.MetricDownloads)
+		claim(t, dl.Mean == float64(res.Spec.Budget) && math.Abs(rir.Mean-cr.Mean*perChange) < 1e-12,
+			"%s spends all %d downloads (%v) and its RIR %v is its ChangeRatio %v times downloads over changes, %v", key, res.Spec.Budget, dl.Mean, rir.Mean, cr.Mean, perChange)
+	}
+	oracleCR, oracleRIR := get(res, "oracle", lab.MetricChangeRatio), get(res, "oracle", lab.MetricCaughtRIR)
+	claim(t, oracleCR.Mean == 1 && oracleRIR.Mean+3*se(oracleRIR) < 1 && busiest > res.Spec.Budget,
+		"the oracle's ChangeRatio is 1 (%v), its RIR below (%v), and some day has more changes (%d) than downloads", oracleCR.Mean, oracleRIR.Mean, busiest)
+	g20rir := get(starved, "site-greedy", lab.MetricCaughtRIR)
+	claim(t, above(g20, g114) && math.Abs(g20.Mean-0.54) <= 0.005+3*se(g20) && g20rir.Mean+3*se(g20rir) < 0.1,
+		"at 20 downloads greedy's ChangeRatio rises (%.3f from %.3f), to about 0.54, and its RIR falls below 0.1 (%.3f)", g20.Mean, g114.Mean, g20rir.Mean)
+	wide := claimRun(t, id, func(s *lab.Spec) { s.Repeats, s.Budget = 40, 300 })
+	g300, g300rir := get(wide, "site-greedy", lab.MetricChangeRatio), get(wide, "site-greedy", lab.MetricCaughtRIR)
+	claim(t, math.Abs(g300.Mean-0.30) <= 0.005+3*se(g300) && g300rir.Mean-3*se(g300rir) > 0.7,
+		"at 300 downloads greedy's ChangeRatio falls to about 0.30 (%.3f) and its RIR passes 0.7 (%.3f)", g300.Mean, g300rir.Mean)
+
+	rich := claimRun(t, id, func(s *lab.Spec) { s.Repeats, s.Budget = 3, 1140 })
 	for _, key := range real {
 		cr, fr := get(rich, key, lab.MetricChangeRatio), get(rich, key, lab.MetricFreshness)
 		claim(t, math.Abs(cr.Mean-d.Info.ChangeRate) < 1e-12 && math.Abs(cr.Mean-0.11) < 0.005 && fr.Mean == 1, "at 1,140 downloads %s keeps every copy fresh (%v) at a ChangeRatio of 0.11 (%v)", key, fr.Mean, cr.Mean)
@@ -319,6 +351,56 @@ func TestClaimsHowBigASample(t *testing.T) {
 		claim(t, math.Abs(cr(0, v).Mean-random.Mean) < 0.02, "at %v pages the samples find changes near the random rate (%.4f against %.4f)", v, cr(0, v).Mean, random.Mean)
 	}
 	claim(t, level(cr(1, 2), cr(1, 1)) && !above(cr(1, 30), cr(1, 1)), "site sampling hardly rises (%.4f at 1, %.4f at 2, %.4f at 30)", cr(1, 1).Mean, cr(1, 2).Mean, cr(1, 30).Mean)
+
+	// Eq. 7: about 3 pages per topic from the true change fractions, 1 or
+	// 2 from the crawler's estimates, and a lower ChangeRatio than √(N·r).
+	more := claimRun(t, "how-big-a-sample", func(s *lab.Spec) { s.Repeats, s.Sweep = 300, nil })
+	eq7, sq := policyOf(t, more, "eq7").Metric(lab.MetricChangeRatio), policyOf(t, more, "category-greedy").Metric(lab.MetricChangeRatio)
+	claim(t, above(sq, eq7), "eq. 7 from the estimates (%.4f) stays below √(N·r) (%.4f)", eq7.Mean, sq.Mean)
+	d, _ := lab.New().Dataset(more.Spec.Dataset.ID)
+	budget, cycles := more.Spec.Budget, more.Spec.Cycles
+	sets := category.LabelSets(&d.Repository)
+	r := float64(budget) / float64(sets.Pages)
+	var truth []float64
+	for c := range cycles {
+		changed := map[int32]bool{}
+		for _, p := range d.Truth.Changed[c] {
+			changed[p] = true
+		}
+		fr := make([]float64, sets.Len())
+		for i := range fr {
+			for _, p := range sets.Category(i) {
+				if changed[p] {
+					fr[i]++
+				}
+			}
+			fr[i] /= float64(len(sets.Category(i)))
+		}
+		truth = append(truth, sampling.Eq7Size(sets.MeanSize(), r, fr, nil).Size)
+	}
+	ts := stat.Summarize(truth)
+	claim(t, ts.Mean > 2.5 && ts.Mean < 3.5, "from the true fractions eq. 7 asks for about 3 pages per topic (%.2f, weeks %v)", ts.Mean, truth)
+	var sizes []float64
+	small := 0
+	for seed := range uint64(100) {
+		p, err := category.New(refresh.Env{Repo: &d.Repository, Budget: budget, Cycles: cycles, Rand: rand.New(rand.NewPCG(seed, 1)), Params: param.Values{"sampleRule": sampling.RuleEq7}}, sampling.Greedy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sim := refresh.NewSim(d)
+		sim.After = func(c int) {
+			if c > 0 {
+				k := p.SampleSizes()[0]
+				sizes = append(sizes, float64(k))
+				if k <= 2 {
+					small++
+				}
+			}
+		}
+		sim.Run(p, budget, cycles, nil)
+	}
+	ks := stat.Summarize(sizes)
+	claim(t, ks.Mean >= 1 && ks.Mean < 2.5 && float64(small) >= 0.75*float64(len(sizes)), "from the estimates eq. 7 asks for 1 or 2 pages (mean %.2f, %d of %d weeks at 1 or 2)", ks.Mean, small, len(sizes))
 }
 
 // TestClaimsNaiveEstimate: the naive estimate's median error stalls at its
@@ -384,4 +466,72 @@ func TestClaimsClusteringChooseK(t *testing.T) {
 	claim(t, k > 0 && 2*k < 50, "the knee (%v) is far below 100 and its samples take fewer than 50 downloads", k)
 	claim(t, above(auto.Metric(lab.MetricChangeRatio), fixed.Metric(lab.MetricChangeRatio)), "at the knee CLS finds more changes (%.4f) than at k = 100 (%.4f)",
 		auto.Metric(lab.MetricChangeRatio).Mean, fixed.Metric(lab.MetricChangeRatio).Mean)
+}
+
+// TestClaimsSamplingWithCorrelation: on the example the simulated means
+// agree with the exact expectations, proportional expects less than
+// greedy, and the history policy, with no past to use, equals category
+// sampling; on the web of topics with six topics per page category
+// sampling beats random and trails site sampling, and one topic per page
+// is best; crawl-time categories find 0.563 against 0.571 after the crawl,
+// 20 in-links are all of them and one costs (0.555 at crawl time, 0.547
+// after); a history weight of 0.5 lifts 0.571 to 0.601 at one topic per
+// page and 0.641 to 0.670 on the true topics, and adds only 0.005 at six.
+func TestClaimsSamplingWithCorrelation(t *testing.T) {
+	cr := lab.MetricChangeRatio
+	res := claimRun(t, "sampling-with-correlation", func(s *lab.Spec) { s.Repeats, s.Sweep = 2000, nil })
+	for _, key := range []string{"category-greedy", "category-proportional", "site-greedy"} {
+		p := policyOf(t, res, key)
+		m, e := p.Metric(cr), p.Facts[lab.FactExpectedChangeRatio]
+		claim(t, near(m, e), "%s's mean %.4f agrees with its exact expectation %.4f", key, m.Mean, e)
+	}
+	g, pr := policyOf(t, res, "category-greedy"), policyOf(t, res, "category-proportional")
+	claim(t, pr.Facts[lab.FactExpectedChangeRatio] < g.Facts[lab.FactExpectedChangeRatio], "proportional expects less on categories")
+	claim(t, policyOf(t, res, "history").Metric(cr) == g.Metric(cr), "on the example the history policy's number is exactly category sampling's")
+
+	topics := func(k float64, more param.Values) param.Values {
+		v := param.Values{"categories": category.FromTopic, "topK": k}
+		maps.Copy(v, more)
+		return v
+	}
+	web := res.Spec
+	web.Dataset, web.Budget, web.Cycles, web.Repeats, web.Sweep = lab.DatasetRef{ID: "topic-web"}, 200, 10, 100, nil
+	web.Policies = []lab.PolicySpec{
+		{ID: "category-greedy", Label: "k6", Params: topics(6, nil)},
+		{ID: "category-greedy", Label: "k6h", Params: topics(6, param.Values{"history": 0.5})},
+		{ID: "category-greedy", Label: "k1", Params: topics(1, nil)},
+		{ID: "category-greedy", Label: "k1h", Params: topics(1, param.Values{"history": 0.5})},
+		{ID: "category-greedy", Label: "k1in1", Params: topics(1, param.Values{"inLinks": 1})},
+		{ID: "category-greedy", Label: "k1in20", Params: topics(1, param.Values{"inLinks": 20})},
+		{ID: "category-greedy", Label: "crawl", Params: topics(1, param.Values{"categories": category.FromCrawl})},
+		{ID: "category-greedy", Label: "crawlin1", Params: topics(1, param.Values{"categories": category.FromCrawl, "inLinks": 1})},
+		{ID: "category-greedy", Label: "labels"},
+		{ID: "category-greedy", Label: "labelsh", Params: param.Values{"history": 0.5}},
+		{ID: "site-greedy"}, {ID: "random"},
+	}
+	w, err := lab.New().Run(web)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := func(key string) stat.Summary { return policyOf(t, w, key).Metric(cr) }
+	claim(t, above(m("k6"), m("random")) && above(m("site-greedy"), m("k6")), "at six topics per page category sampling (%.4f) beats random (%.4f) and trails site sampling (%.4f)", m("k6").Mean, m("random").Mean, m("site-greedy").Mean)
+	claim(t, near(m("crawl"), 0.563) && near(m("k1"), 0.571) && above(m("k1"), m("crawl")), "crawl-time categories find 0.563 (%.4f) against 0.571 (%.4f)", m("crawl").Mean, m("k1").Mean)
+	claim(t, m("k1in20") == m("k1"), "20 in-links are all of them")
+	claim(t, near(m("crawlin1"), 0.555) && near(m("k1in1"), 0.547) && above(m("crawl"), m("crawlin1")) && above(m("k1"), m("k1in1")), "one in-link costs: %.4f at crawl time, %.4f after", m("crawlin1").Mean, m("k1in1").Mean)
+	claim(t, near(m("k1h"), 0.601) && above(m("k1h"), m("k1")), "history lifts one topic per page from 0.571 to 0.601 (%.4f)", m("k1h").Mean)
+	claim(t, near(m("labels"), 0.641) && near(m("labelsh"), 0.670) && above(m("labelsh"), m("labels")), "history lifts the true topics from 0.641 (%.4f) to 0.670 (%.4f)", m("labels").Mean, m("labelsh").Mean)
+	d := m("k6h").Mean - m("k6").Mean
+	claim(t, above(m("k6h"), m("k6")) && math.Abs(d-0.005) <= 3*math.Hypot(se(m("k6h")), se(m("k6"))), "at six topics per page history adds only 0.005 (%.4f)", d)
+
+	// The best number of topics per page is the smallest.
+	view := web
+	view.Repeats, view.Policies = 30, []lab.PolicySpec{{ID: "category-greedy", Params: topics(6, nil)}}
+	view.Sweep = &lab.Sweep{Field: "params.topK", Values: []float64{1, 2, 3, 4, 6, 8, 12}}
+	sw, err := lab.New().Run(view)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range view.Sweep.Values[1:] {
+		claim(t, above(sweepAt(t, sw, 0, cr, 1), sweepAt(t, sw, 0, cr, k)), "one topic per page beats %v", k)
+	}
 }
