@@ -478,7 +478,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		}
 		cr[r], fr[r], ag[r], dl[r] = repeatMeans(buf.cycles)
 		rir.observe(r, buf.cycles)
-		div.repeat(r, buf.cycles)
+		div.observe(r, buf.cycles)
 		buf.watch.add(1)
 	}
 	pr = PolicyResult{
@@ -506,7 +506,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 	}
 	pr.Series = map[string]stat.Series{MetricChangeRatio: perCR, MetricFreshness: perFr, MetricAge: perAg}
 	rir.into(&pr)
-	div.put(&pr)
+	div.into(&pr)
 	return pr, nil
 }
 
