@@ -428,6 +428,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 	var p refresh.Policy
 	var sites *siteTally
 	rir := newRIRTally(reps, nc)
+	div := newDivergenceTally(reps, nc)
 	defer func() { sim.After = nil }()
 	for r := range reps {
 		if err := buf.watch.stopped(); err != nil {
@@ -474,6 +475,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		}
 		cr[r], fr[r], ag[r], dl[r] = repeatMeans(buf.cycles)
 		rir.observe(r, buf.cycles)
+		div.observe(r, buf.cycles)
 		buf.watch.add(1)
 	}
 	pr = PolicyResult{
@@ -501,6 +503,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 	}
 	pr.Series = map[string]stat.Series{MetricChangeRatio: perCR, MetricFreshness: perFr, MetricAge: perAg}
 	rir.into(&pr)
+	div.into(&pr)
 	return pr, nil
 }
 
