@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"path"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -117,12 +118,13 @@ type Summary struct {
 }
 
 func init() {
-	register.DoFn5x1[context.Context, fileio.ReadableFile, func(string, dataset.Capture), func(BadRow), func(FileScan), error](&scanFn{})
-	register.Emitter2[string, dataset.Capture]()
+	beam.RegisterCoder(reflect.TypeOf(Batch{}), EncodeBatch, DecodeBatch)
+	register.DoFn5x1[context.Context, fileio.ReadableFile, func(string, Batch), func(BadRow), func(FileScan), error](&scanFn{})
+	register.Emitter2[string, Batch]()
 	register.Emitter1[BadRow]()
 	register.Emitter1[FileScan]()
-	register.DoFn4x0[context.Context, string, func(*dataset.Capture) bool, func(PageRate)](&pageFn{})
-	register.Iter1[dataset.Capture]()
+	register.DoFn4x0[context.Context, string, func(*Batch) bool, func(PageRate)](&pageFn{})
+	register.Iter1[Batch]()
 	register.Emitter1[PageRate]()
 	register.Function2x0[PageRate, func(string, PageRate)](bySite)
 	register.Emitter2[string, PageRate]()
@@ -136,7 +138,7 @@ func init() {
 	register.Combiner2[Candidates, Candidate](&smallestFn{})
 	register.DoFn4x0[string, Candidates, Sizes, func(string, int)](&chooseFn{})
 	register.Emitter2[string, int]()
-	register.DoFn4x0[string, func(*dataset.Capture) bool, func(string) func(*int) bool, func(string)](&sampleFn{})
+	register.DoFn4x0[string, func(*Batch) bool, func(string) func(*int) bool, func(string)](&sampleFn{})
 	register.Iter1[int]()
 	register.Emitter1[string]()
 	register.DoFn3x1[context.Context, int, func(*string) bool, error](&writeFn{})
@@ -221,7 +223,11 @@ var (
 	countChanges  = beam.NewCounter(Namespace, CounterChanges)
 )
 
-func (fn *scanFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emit func(string, dataset.Capture), bad func(BadRow), scans func(FileScan)) error {
+// maxBatched bounds the captures a worker holds while it gathers a file's
+// captures by page (Batch).
+const maxBatched = 1 << 20
+
+func (fn *scanFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emit func(string, Batch), bad func(BadRow), scans func(FileScan)) error {
 	name := f.Metadata.Path
 	h := fnv.New64a()
 	h.Write([]byte(name))
@@ -233,13 +239,23 @@ func (fn *scanFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 		return fmt.Errorf("%s: %w", name, err) // the runner retries, then fails: the file is not there
 	}
 	defer rc.Close()
-	var pending int64
-	flush := func() { countCaptures.Inc(ctx, pending); pending = 0 }
+	batches := map[string][]dataset.Capture{}
+	held := 0
+	flush := func() {
+		for page, cs := range batches {
+			emit(page, Batch{Captures: cs})
+		}
+		clear(batches)
+		countCaptures.Inc(ctx, int64(held))
+		held = 0
+	}
 	sc, err := dataset.ScanCrawlLog(bufio.NewReaderSize(rc, 1<<20), dataset.CrawlLogOptions{Format: fn.Format, Layout: dataset.Layout{Sep: fn.Sep, Columns: fn.Columns}},
 		func(c dataset.Capture) error {
 			c.File = fileKey
-			emit(c.Page, c)
-			if pending++; pending == 4096 {
+			page := c.Page
+			c.Page = "" // the batch's key
+			batches[page] = append(batches[page], c)
+			if held++; held == maxBatched {
 				flush()
 			}
 			return nil
@@ -267,6 +283,18 @@ func (fn *scanFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 	return nil
 }
 
+// gather appends a page's batches to buf, each capture with its page id.
+func gather(buf []dataset.Capture, page string, iter func(*Batch) bool) []dataset.Capture {
+	var b Batch
+	for iter(&b) {
+		for _, c := range b.Captures {
+			c.Page = page
+			buf = append(buf, c)
+		}
+	}
+	return buf
+}
+
 // pageFn estimates one page's rate from its captures.
 type pageFn struct {
 	Prior              bool
@@ -274,12 +302,8 @@ type pageFn struct {
 	buf                []dataset.Capture
 }
 
-func (fn *pageFn) ProcessElement(ctx context.Context, page string, iter func(*dataset.Capture) bool, emit func(PageRate)) {
-	fn.buf = fn.buf[:0]
-	var c dataset.Capture
-	for iter(&c) {
-		fn.buf = append(fn.buf, c)
-	}
+func (fn *pageFn) ProcessElement(ctx context.Context, page string, iter func(*Batch) bool, emit func(PageRate)) {
+	fn.buf = gather(fn.buf[:0], page, iter)
 	var est estimate.Estimator = estimate.MLE{}
 	if fn.Prior {
 		est = estimate.PseudoMLE{Changed: fn.Changed, Unchanged: fn.Unchanged}
@@ -509,16 +533,12 @@ type sampleFn struct {
 	row []byte
 }
 
-func (fn *sampleFn) ProcessElement(page string, iter func(*dataset.Capture) bool, chosen func(string) func(*int) bool, emit func(string)) {
+func (fn *sampleFn) ProcessElement(page string, iter func(*Batch) bool, chosen func(string) func(*int) bool, emit func(string)) {
 	var k int
 	if !chosen(page)(&k) {
 		return
 	}
-	fn.buf = fn.buf[:0]
-	var c dataset.Capture
-	for iter(&c) {
-		fn.buf = append(fn.buf, c)
-	}
+	fn.buf = gather(fn.buf[:0], page, iter)
 	obs := History(fn.buf)
 	u, site := fn.buf[0].URL, fn.buf[0].Site
 	fn.row = dataset.AppendCrawlRow(fn.row[:0], u, site, timeText(fn.buf[0].Time), false)
