@@ -9,7 +9,7 @@ import (
 
 // Batch is some captures of one page from one file, as the pipeline groups
 // them under the page's key. A worker gathers a file's captures by page
-// before handing them on (maxBatched bounds how many it holds), so that
+// before handing them on (Options.Batched bounds how many it holds), so that
 // the shuffle carries a few elements per page rather than one per row:
 // the runner's cost per element, not the captures' bytes, is what fills a
 // local run's memory.

@@ -53,6 +53,9 @@ type Options struct {
 	Output string
 	// Examples is how many malformed rows the summary quotes (default 5).
 	Examples int
+	// Batched is the most captures a worker holds while it gathers a
+	// file's captures by page (Batch); 0 means DefaultBatched.
+	Batched int
 }
 
 // Output files, in Options.Output.
@@ -160,12 +163,15 @@ func Build(s beam.Scope, opt Options) {
 	if opt.Examples == 0 {
 		opt.Examples = 5
 	}
+	if opt.Batched <= 0 {
+		opt.Batched = DefaultBatched
+	}
 	var matched []beam.PCollection
 	for _, in := range opt.Inputs {
 		matched = append(matched, fileio.MatchFiles(s.Scope("match"), in, fileio.MatchEmptyAllowIfWildcard()))
 	}
 	files := fileio.ReadMatches(s, beam.Flatten(s, matched...), fileio.ReadUncompressed(), fileio.ReadDirectorySkip())
-	captures, bad, scans := beam.ParDo3(s.Scope("read"), &scanFn{Format: opt.Format, Sep: opt.Sep, Columns: opt.Columns, Examples: opt.Examples}, files)
+	captures, bad, scans := beam.ParDo3(s.Scope("read"), &scanFn{Format: opt.Format, Sep: opt.Sep, Columns: opt.Columns, Examples: opt.Examples, Batched: opt.Batched}, files)
 
 	pages := beam.GroupByKey(s, captures)
 	rates := beam.ParDo(s.Scope("estimate"), &pageFn{Prior: opt.Prior, Changed: opt.PriorChanged, Unchanged: opt.PriorUnchanged}, pages)
@@ -211,6 +217,7 @@ type scanFn struct {
 	Sep      rune
 	Columns  map[string]string
 	Examples int
+	Batched  int
 }
 
 var (
@@ -223,9 +230,9 @@ var (
 	countChanges  = beam.NewCounter(Namespace, CounterChanges)
 )
 
-// maxBatched bounds the captures a worker holds while it gathers a file's
-// captures by page (Batch).
-const maxBatched = 1 << 20
+// DefaultBatched is Options.Batched's default: about 100 MB of captures
+// held by each worker.
+const DefaultBatched = 1 << 20
 
 func (fn *scanFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emit func(string, Batch), bad func(BadRow), scans func(FileScan)) error {
 	name := f.Metadata.Path
@@ -255,7 +262,7 @@ func (fn *scanFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 			page := c.Page
 			c.Page = "" // the batch's key
 			batches[page] = append(batches[page], c)
-			if held++; held == maxBatched {
+			if held++; held >= fn.Batched {
 				flush()
 			}
 			return nil
