@@ -131,13 +131,13 @@ func (d *batchDecoder) uvarint() uint64 {
 	return v
 }
 
+// varint reads what binary.AppendVarint wrote: a zig-zag encoded uvarint.
 func (d *batchDecoder) varint() int64 {
-	v, n := binary.Varint(d.p)
-	if n <= 0 {
-		d.fail("a varint")
-		return 0
+	u := d.uvarint()
+	v := int64(u >> 1)
+	if u&1 != 0 {
+		v = ^v
 	}
-	d.p, d.off = d.p[n:], d.off+n
 	return v
 }
 
