@@ -7,14 +7,27 @@ import (
 	"github.com/refreshlab/refreshlab/core/dataset"
 )
 
-// Batch is some captures of one page from one file, as the pipeline groups
-// them under the page's key. A worker gathers a file's captures by page
-// before handing them on (Options.Batched bounds how many it holds), so that
-// the shuffle carries a few elements per page rather than one per row:
-// the runner's cost per element, not the captures' bytes, is what fills a
-// local run's memory.
+// Batch gathers some captures of one page from one file, encoded as they
+// come, for the pipeline to group under the page's key. A worker gathers
+// a file's captures by page before handing them on (Options.Batched
+// bounds how many it holds), so that the shuffle carries a few elements
+// per page rather than one per row, each a few bytes per capture: the
+// runner's cost per element and per byte is what fills a local run's
+// memory.
+//
+// The encoding leaves out the page id (the group's key), gives each URL
+// and site only where it differs from the previous capture's, times and
+// lines as differences from the previous capture's, the digest only in a
+// log with a hash column, and the file once.
 type Batch struct {
-	Captures []dataset.Capture
+	data       []byte
+	t          int64
+	line       int
+	url, site  string
+	n          int
+	file       uint64
+	started    bool
+	namesValid bool
 }
 
 // Flags of a capture in a batch's encoding.
@@ -24,88 +37,75 @@ const (
 	batchNames // the URL and site follow: they differ from the previous capture's
 )
 
-// EncodeBatch writes b compactly for the shuffle: without the page id (the
-// group's key, which DecodeBatch leaves empty), each URL and site only
-// where it differs from the previous capture's, times and lines as
-// differences from the previous capture's, the digest only in a log with a
-// hash column, and the file once.
-func EncodeBatch(b Batch) []byte {
-	cs := b.Captures
-	out := binary.AppendUvarint(nil, uint64(len(cs)))
-	if len(cs) == 0 {
-		return out
+// Add appends c to the batch. Every capture of a batch is taken to have
+// the first one's file.
+func (b *Batch) Add(c dataset.Capture) {
+	if !b.started {
+		b.data = binary.AppendUvarint(b.data, c.File)
+		b.started = true
 	}
-	out = binary.AppendUvarint(out, cs[0].File)
-	var t int64
-	var line int
-	var u, site string
-	for i, c := range cs {
-		var f byte
-		if c.Changed {
-			f |= batchChanged
-		}
-		if c.Hashed {
-			f |= batchHashed
-		}
-		if i == 0 || c.URL != u || c.Site != site {
-			f |= batchNames
-		}
-		out = append(out, f)
-		out = binary.AppendVarint(out, c.Time-t)
-		out = binary.AppendVarint(out, int64(c.Line-line))
-		if c.Hashed {
-			out = binary.LittleEndian.AppendUint64(out, c.Digest)
-		}
-		if f&batchNames != 0 {
-			out = binary.AppendUvarint(out, uint64(len(c.URL)))
-			out = append(out, c.URL...)
-			out = binary.AppendUvarint(out, uint64(len(c.Site)))
-			out = append(out, c.Site...)
-		}
-		t, line, u, site = c.Time, c.Line, c.URL, c.Site
+	var f byte
+	if c.Changed {
+		f |= batchChanged
 	}
-	return out
+	if c.Hashed {
+		f |= batchHashed
+	}
+	if !b.namesValid || c.URL != b.url || c.Site != b.site {
+		f |= batchNames
+	}
+	b.data = append(b.data, f)
+	b.data = binary.AppendVarint(b.data, c.Time-b.t)
+	b.data = binary.AppendVarint(b.data, int64(c.Line-b.line))
+	if c.Hashed {
+		b.data = binary.LittleEndian.AppendUint64(b.data, c.Digest)
+	}
+	if f&batchNames != 0 {
+		b.data = binary.AppendUvarint(b.data, uint64(len(c.URL)))
+		b.data = append(b.data, c.URL...)
+		b.data = binary.AppendUvarint(b.data, uint64(len(c.Site)))
+		b.data = append(b.data, c.Site...)
+	}
+	b.t, b.line, b.url, b.site, b.namesValid = c.Time, c.Line, c.URL, c.Site, true
+	b.n++
 }
 
-// DecodeBatch reads what EncodeBatch wrote. The captures' page ids are
-// empty, and every capture of the batch has the first one's file.
-func DecodeBatch(p []byte) (Batch, error) {
+// Len is the number of captures added.
+func (b *Batch) Len() int { return b.n }
+
+// Bytes returns the encoding of the captures added.
+func (b *Batch) Bytes() []byte { return b.data }
+
+// DecodeBatch appends to dst the captures a batch's encoding p holds, each
+// with the given page id.
+func DecodeBatch(dst []dataset.Capture, page string, p []byte) ([]dataset.Capture, error) {
 	d := batchDecoder{p: p}
-	n := d.uvarint()
-	if d.err == nil && n > uint64(len(p)) { // every capture takes at least three bytes
-		d.fail("a capture count within the encoding's length")
+	if len(p) == 0 {
+		return dst, nil
 	}
-	if d.err != nil || n == 0 {
-		return Batch{}, d.err
-	}
-	cs := make([]dataset.Capture, n)
 	file := d.uvarint()
 	var t int64
 	var line int
 	var u, site string
-	for i := range cs {
+	for first := true; d.err == nil && len(d.p) > 0; first = false {
 		f := d.byte()
 		t += d.varint()
 		line += int(d.varint())
-		c := dataset.Capture{File: file, Time: t, Line: line, Changed: f&batchChanged != 0, Hashed: f&batchHashed != 0}
+		c := dataset.Capture{Page: page, File: file, Time: t, Line: line, Changed: f&batchChanged != 0, Hashed: f&batchHashed != 0}
 		if c.Hashed {
 			c.Digest = d.uint64()
 		}
 		if f&batchNames != 0 {
 			u, site = d.string(), d.string()
-		} else if i == 0 {
+		} else if first {
 			d.fail("the first capture's URL and site")
 		}
 		c.URL, c.Site = u, site
-		if d.err != nil {
-			return Batch{}, d.err
+		if d.err == nil {
+			dst = append(dst, c)
 		}
-		cs[i] = c
 	}
-	if d.err == nil && len(d.p) > 0 {
-		d.fail("the end of the batch")
-	}
-	return Batch{Captures: cs}, d.err
+	return dst, d.err
 }
 
 // batchDecoder reads a batch's encoding, keeping its first error.
@@ -122,6 +122,9 @@ func (d *batchDecoder) fail(expected string) {
 }
 
 func (d *batchDecoder) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
 	v, n := binary.Uvarint(d.p)
 	if n <= 0 {
 		d.fail("an unsigned varint")
@@ -155,6 +158,9 @@ func (d *batchDecoder) byte() byte {
 }
 
 func (d *batchDecoder) uint64() uint64 {
+	if d.err != nil {
+		return 0
+	}
 	if len(d.p) < 8 {
 		d.fail("an 8-byte digest")
 		return 0

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"path"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,7 +53,9 @@ type Options struct {
 	// Examples is how many malformed rows the summary quotes (default 5).
 	Examples int
 	// Batched is the most captures a worker holds while it gathers a
-	// file's captures by page (Batch); 0 means DefaultBatched.
+	// file's captures by page (Batch), encoded, a few bytes each; 0 means
+	// DefaultBatched. It hands them on sooner when it holds MaxBatchPages
+	// pages.
 	Batched int
 }
 
@@ -121,13 +122,12 @@ type Summary struct {
 }
 
 func init() {
-	beam.RegisterCoder(reflect.TypeOf(Batch{}), EncodeBatch, DecodeBatch)
-	register.DoFn5x1[context.Context, fileio.ReadableFile, func(string, Batch), func(BadRow), func(FileScan), error](&scanFn{})
-	register.Emitter2[string, Batch]()
+	register.DoFn5x1[context.Context, fileio.ReadableFile, func(string, []byte), func(BadRow), func(FileScan), error](&scanFn{})
+	register.Emitter2[string, []byte]()
 	register.Emitter1[BadRow]()
 	register.Emitter1[FileScan]()
-	register.DoFn4x0[context.Context, string, func(*Batch) bool, func(PageRate)](&pageFn{})
-	register.Iter1[Batch]()
+	register.DoFn4x0[context.Context, string, func(*[]byte) bool, func(PageRate)](&pageFn{})
+	register.Iter1[[]byte]()
 	register.Emitter1[PageRate]()
 	register.Function2x0[PageRate, func(string, PageRate)](bySite)
 	register.Emitter2[string, PageRate]()
@@ -141,7 +141,7 @@ func init() {
 	register.Combiner2[Candidates, Candidate](&smallestFn{})
 	register.DoFn4x0[string, Candidates, Sizes, func(string, int)](&chooseFn{})
 	register.Emitter2[string, int]()
-	register.DoFn4x0[string, func(*Batch) bool, func(string) func(*int) bool, func(string)](&sampleFn{})
+	register.DoFn4x0[string, func(*[]byte) bool, func(string) func(*int) bool, func(string)](&sampleFn{})
 	register.Iter1[int]()
 	register.Emitter1[string]()
 	register.DoFn3x1[context.Context, int, func(*string) bool, error](&writeFn{})
@@ -230,11 +230,16 @@ var (
 	countChanges  = beam.NewCounter(Namespace, CounterChanges)
 )
 
-// DefaultBatched is Options.Batched's default: about 100 MB of captures
-// held by each worker.
-const DefaultBatched = 1 << 20
+// DefaultBatched is Options.Batched's default, and MaxBatchPages the most
+// pages a worker gathers captures of at once: together some hundreds of MB
+// held by each worker, whether a file holds many captures of few pages or
+// one capture of each of many.
+const (
+	DefaultBatched = 1 << 24
+	MaxBatchPages  = 1 << 20
+)
 
-func (fn *scanFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emit func(string, Batch), bad func(BadRow), scans func(FileScan)) error {
+func (fn *scanFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emit func(string, []byte), bad func(BadRow), scans func(FileScan)) error {
 	name := f.Metadata.Path
 	h := fnv.New64a()
 	h.Write([]byte(name))
@@ -246,11 +251,11 @@ func (fn *scanFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 		return fmt.Errorf("%s: %w", name, err) // the runner retries, then fails: the file is not there
 	}
 	defer rc.Close()
-	batches := map[string][]dataset.Capture{}
+	batches := map[string]*Batch{}
 	held := 0
 	flush := func() {
-		for page, cs := range batches {
-			emit(page, Batch{Captures: cs})
+		for page, b := range batches {
+			emit(page, b.Bytes())
 		}
 		clear(batches)
 		countCaptures.Inc(ctx, int64(held))
@@ -259,10 +264,13 @@ func (fn *scanFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 	sc, err := dataset.ScanCrawlLog(bufio.NewReaderSize(rc, 1<<20), dataset.CrawlLogOptions{Format: fn.Format, Layout: dataset.Layout{Sep: fn.Sep, Columns: fn.Columns}},
 		func(c dataset.Capture) error {
 			c.File = fileKey
-			page := c.Page
-			c.Page = "" // the batch's key
-			batches[page] = append(batches[page], c)
-			if held++; held >= fn.Batched {
+			b := batches[c.Page]
+			if b == nil {
+				b = &Batch{}
+				batches[c.Page] = b
+			}
+			b.Add(c)
+			if held++; held >= fn.Batched || len(batches) >= MaxBatchPages {
 				flush()
 			}
 			return nil
@@ -291,12 +299,12 @@ func (fn *scanFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 }
 
 // gather appends a page's batches to buf, each capture with its page id.
-func gather(buf []dataset.Capture, page string, iter func(*Batch) bool) []dataset.Capture {
-	var b Batch
+func gather(buf []dataset.Capture, page string, iter func(*[]byte) bool) []dataset.Capture {
+	var b []byte
 	for iter(&b) {
-		for _, c := range b.Captures {
-			c.Page = page
-			buf = append(buf, c)
+		var err error
+		if buf, err = DecodeBatch(buf, page, b); err != nil {
+			panic(err) // a bug: the batch is the pipeline's own encoding
 		}
 	}
 	return buf
@@ -309,7 +317,7 @@ type pageFn struct {
 	buf                []dataset.Capture
 }
 
-func (fn *pageFn) ProcessElement(ctx context.Context, page string, iter func(*Batch) bool, emit func(PageRate)) {
+func (fn *pageFn) ProcessElement(ctx context.Context, page string, iter func(*[]byte) bool, emit func(PageRate)) {
 	fn.buf = gather(fn.buf[:0], page, iter)
 	var est estimate.Estimator = estimate.MLE{}
 	if fn.Prior {
@@ -540,7 +548,7 @@ type sampleFn struct {
 	row []byte
 }
 
-func (fn *sampleFn) ProcessElement(page string, iter func(*Batch) bool, chosen func(string) func(*int) bool, emit func(string)) {
+func (fn *sampleFn) ProcessElement(page string, iter func(*[]byte) bool, chosen func(string) func(*int) bool, emit func(string)) {
 	var k int
 	if !chosen(page)(&k) {
 		return
