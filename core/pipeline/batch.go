@@ -25,7 +25,6 @@ type Batch struct {
 	line       int
 	url, site  string
 	n          int
-	file       uint64
 	started    bool
 	namesValid bool
 }
