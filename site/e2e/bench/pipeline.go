@@ -23,6 +23,7 @@ type pipelineFigure struct {
 	bytes       int64 // compressed, in all shards
 	wall        time.Duration
 	cpu         time.Duration // user and system time of this process (the Prism runner and its workers run in it)
+	maxRSS      int64         // bytes: this process's largest resident memory by the run's end
 	counters    pipeline.Counters
 	err         error
 }
@@ -77,6 +78,7 @@ func runPipeline(rows int) pipelineFigure {
 	f.counters, f.err = pipeline.Run(context.Background(), "prism", pipeline.Options{
 		Inputs: []string{filepath.Join(dir, "log-*.csv.gz")}, Sample: 1000, Seed: 1, Output: out})
 	f.wall, f.cpu = time.Since(start), cpuTime()-cpu0
+	f.maxRSS = maxRSS()
 	if f.err == nil && (f.counters[pipeline.CounterCaptures] != int64(f.rows) || f.counters[pipeline.CounterURLs] != int64(f.pages)) {
 		f.err = fmt.Errorf("the pipeline counted %d captures of %d URLs, wrote %d rows of %d pages", f.counters[pipeline.CounterCaptures], f.counters[pipeline.CounterURLs], f.rows, f.pages)
 	}
@@ -159,8 +161,8 @@ func pipelineRows(t *table, br *browserFigures, brErr error) {
 	if f.err != nil {
 		t.fail(name, report, f.err)
 	} else {
-		t.add(name, fmt.Sprintf("%.1f s, %s rows/s (CPU %.1f s: %s rows per CPU-second)", f.wall.Seconds(), thousands(int(float64(f.rows)/f.wall.Seconds())),
-			f.cpu.Seconds(), thousands(int(float64(f.rows)/f.cpu.Seconds()))), report, "")
+		t.add(name, fmt.Sprintf("%.1f s, %s rows/s (CPU %.1f s: %s rows per CPU-second; largest resident memory of the process %.2f GB)", f.wall.Seconds(), thousands(int(float64(f.rows)/f.wall.Seconds())),
+			f.cpu.Seconds(), thousands(int(float64(f.rows)/f.cpu.Seconds())), float64(f.maxRSS)/1e9), report, "")
 	}
 	switch {
 	case brErr != nil:
@@ -172,6 +174,16 @@ func pipelineRows(t *table, br *browserFigures, brErr error) {
 		t.add(fmt.Sprintf("the browser's reader: %s rows → summary (upload above)", thousands(u.rows)),
 			fmt.Sprintf("%s rows/s", thousands(int(float64(u.rows)/(u.pageMs/1000)))), report, "")
 	}
+}
+
+// maxRSS is the largest resident memory this process has had, in bytes
+// (Linux counts it in KiB).
+func maxRSS() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return int64(ru.Maxrss) * 1024
 }
 
 // cpuTime is the user and system time this process has used.
