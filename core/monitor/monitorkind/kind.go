@@ -126,6 +126,9 @@ func (monitorKind) Fields() []lab.SpecField {
 		{Param: param.Param{Name: "monitor.reallocate", Label: "Re-allocate every (epochs)", Type: param.Int, Help: "Re-estimate and re-allocate every this many epochs; 0 keeps the first plan."}.Range(0, n)},
 		{Param: param.Param{Name: "monitor.window", Label: "Estimate window", Type: param.Int, Help: "Latest observations of an instant its estimate keeps; 0 keeps them all."}.Range(0, 64)},
 		{Param: param.Param{Name: "monitor.changeTimes", Label: "Monitors read change times", Type: param.Bool, Help: "A monitor learns whether the page changed at its task's own instant, not only since its previous monitoring."}},
+		{Param: param.Param{Name: "monitor.reestimate", Label: "Re-estimate per", Type: param.Enum, Default: monitor.ReestimateInstant, Options: monitor.Reestimates(),
+			OptionLabels: []string{"Instant", "Page"},
+			Help:         "How re-allocation reads the paper's rule (5 changes in the last 10 monitored instants gives 0.5): each instant from its own observations, or each page from its latest at any instant, spread over its instants as the first plan's estimates were."}},
 		{Param: param.Param{Name: "monitor.scheduler", Label: "Scheduler", Type: param.Enum, Default: "", Options: []string{"", monitor.SchedulerList, monitor.SchedulerAlphaPoint},
 			OptionLabels: []string{"None (at their instants)", "List scheduling", "α-point"},
 			Help:         "How the tasks run on the monitoring processes: at their instants (empty), list scheduling or the α-point 1.58-approximation."}},
@@ -314,6 +317,9 @@ func (monitorKind) Resolve(spec lab.Spec, d *dataset.Dataset) (lab.Spec, time.Du
 	if ms.Reallocate < 0 || ms.Window < 0 || ms.Window > 64 {
 		return spec, 0, "", specErr("monitor.window", "reallocate must be at least 0 and window between 0 and 64, got %d and %d", ms.Reallocate, ms.Window)
 	}
+	if ms.Reestimate != "" && !slices.Contains(monitor.Reestimates(), ms.Reestimate) {
+		return spec, 0, "", specErr("monitor.reestimate", "unknown reading %s (expected %q or %q)", quote.Q(ms.Reestimate), monitor.ReestimateInstant, monitor.ReestimatePage)
+	}
 	if ms.Scheduler != "" {
 		if !slices.ContainsFunc(monitor.Schedulers(), func(s monitor.SchedulerDescriptor) bool { return s.ID == ms.Scheduler }) {
 			return spec, 0, "", specErr("monitor.scheduler", "unknown scheduler %s (expected \"\", %q or %q)", quote.Q(ms.Scheduler), monitor.SchedulerList, monitor.SchedulerAlphaPoint)
@@ -349,7 +355,7 @@ func (k monitorKind) Run(ctx context.Context, spec lab.Spec, d *dataset.Dataset,
 	}
 	rep, err := monitor.Run(data, monitor.Experiment{
 		Policies: ids, Budget: spec.Budget, Repeats: spec.Repeats,
-		Tracking: ms.Tracking, Epochs: ms.Epochs, Reallocate: ms.Reallocate, Window: ms.Window, ChangeTimes: ms.ChangeTimes,
+		Tracking: ms.Tracking, Epochs: ms.Epochs, Reallocate: ms.Reallocate, Window: ms.Window, ChangeTimes: ms.ChangeTimes, Reestimate: ms.Reestimate,
 		Scheduler: ms.Scheduler, Monitors: ms.Monitors, Capacity: ms.Capacity,
 		Progress: func(n int) error {
 			progress(n)
