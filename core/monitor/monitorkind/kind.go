@@ -165,6 +165,9 @@ func (monitorKind) Design(res *lab.Result) string {
 	} else {
 		s += " The policies that use update probabilities planned with the true ones (Pandey et al. §5.2–5.4)."
 	}
+	if ms.Reallocate > 0 && ms.Reestimate == monitor.ReestimatePage {
+		s += " Re-allocation read the rule per page: each page's latest observations, at whatever instants, rescaled the first plan's update probabilities over all its instants."
+	}
 	if _, known := generators[res.Dataset.ID]; known {
 		s += " Repeat r draws the changes, a coin per page and update instant (§5.1), from PCG stream 2r of the seed, the same for every policy, and the baselines' placement of their tasks from stream 2r + 1."
 	} else {
