@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/refreshlab/refreshlab/core/stat"
 )
 
 // The paper's example, by hand under each reading: "if a page was updated
@@ -110,16 +112,10 @@ func rirDrift(t *testing.T, in *Instance, reading string, tracking, epochs, seed
 	return drift, first
 }
 
+// meanSE returns the mean of xs and its standard error.
 func meanSE(xs []float64) (float64, float64) {
-	var m, v float64
-	for _, x := range xs {
-		m += x
-	}
-	m /= float64(len(xs))
-	for _, x := range xs {
-		v += (x - m) * (x - m)
-	}
-	return m, math.Sqrt(v / float64(len(xs)-1) / float64(len(xs)))
+	s := stat.Summarize(xs)
+	return s.Mean, s.SD / math.Sqrt(float64(s.N))
 }
 
 // Re-allocation over many seeds, from the true ρ and from a short tracking

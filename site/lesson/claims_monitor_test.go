@@ -18,6 +18,17 @@ func monitorSet(ms lab.MonitorSpec, keep bool) func(*lab.Spec) {
 	}
 }
 
+// monitorEdit runs lesson id with its monitor fields edited and repeats
+// set.
+func monitorEdit(t *testing.T, id string, edit func(*lab.MonitorSpec), repeats int) *lab.Result {
+	t.Helper()
+	return claimRun(t, id, func(s *lab.Spec) {
+		ms := *s.Monitor
+		edit(&ms)
+		s.Monitor, s.Repeats = &ms, repeats
+	})
+}
+
 func ptrTo(x float64) *float64 { return &x }
 
 // binTasks sums a policy's tasks over pages [lo, hi).
@@ -105,13 +116,7 @@ func TestClaimsWhereToSpendMonitoringTasks(t *testing.T) {
 // rising, while weighted proportional loses a little.
 func TestClaimsSchedulingAndReallocation(t *testing.T) {
 	const id = "scheduling-and-reallocation"
-	with := func(edit func(*lab.MonitorSpec), repeats int) *lab.Result {
-		return claimRun(t, id, func(s *lab.Spec) {
-			ms := *s.Monitor
-			edit(&ms)
-			s.Monitor, s.Repeats = &ms, repeats
-		})
-	}
+	with := func(edit func(*lab.MonitorSpec), repeats int) *lab.Result { return monitorEdit(t, id, edit, repeats) }
 	res := with(func(*lab.MonitorSpec) {}, 5)
 	cam := policyOf(t, res, "cam")
 	a, sch := cam.Metric("lostInAllocation"), cam.Metric("lostInScheduling")
@@ -158,13 +163,7 @@ func TestClaimsSchedulingAndReallocation(t *testing.T) {
 // gains a little per page.
 func TestClaimsReestimatePerPage(t *testing.T) {
 	const id = "scheduling-and-reallocation"
-	with := func(edit func(*lab.MonitorSpec), repeats int) *lab.Result {
-		return claimRun(t, id, func(s *lab.Spec) {
-			ms := *s.Monitor
-			edit(&ms)
-			s.Monitor, s.Repeats = &ms, repeats
-		})
-	}
+	with := func(edit func(*lab.MonitorSpec), repeats int) *lab.Result { return monitorEdit(t, id, edit, repeats) }
 	truth := policyOf(t, with(func(*lab.MonitorSpec) {}, 5), "cam").Metric("rir")
 	inst := policyOf(t, with(func(m *lab.MonitorSpec) { m.Reallocate = 1 }, 5), "cam").Metric("rir")
 	for _, k := range []int{1, 5, 10} {
