@@ -26,8 +26,8 @@ type MonitorSpec struct {
 	// Reallocate re-estimates and re-allocates every Reallocate epochs
 	// (§5.5); 0 keeps the first plan. On a log, 0 means every epoch.
 	Reallocate int `json:"reallocate"`
-	// Window is how many latest observations of an instant its estimate
-	// keeps (0: all; at most 64).
+	// Window is how many latest observations of an instant (of a page,
+	// with Reestimate "page") its estimate keeps (0: all; at most 64).
 	Window int `json:"window"`
 	// ChangeTimes says a monitor learns whether the page changed at its
 	// task's own instant, not only since its previous monitoring.

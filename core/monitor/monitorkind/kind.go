@@ -124,7 +124,7 @@ func (monitorKind) Fields() []lab.SpecField {
 		{Param: param.Param{Name: "monitor.tracking", Label: "Tracking epochs", Type: param.Int, Help: "Epochs of the tracking phase, every instant monitored, before the first plan."}.Range(0, n)},
 		{Param: param.Param{Name: "monitor.epochs", Label: "Monitored epochs", Type: param.Int, Help: "Monitored epochs after the tracking phase."}.Range(0, n)},
 		{Param: param.Param{Name: "monitor.reallocate", Label: "Re-allocate every (epochs)", Type: param.Int, Help: "Re-estimate and re-allocate every this many epochs; 0 keeps the first plan."}.Range(0, n)},
-		{Param: param.Param{Name: "monitor.window", Label: "Estimate window", Type: param.Int, Help: "Latest observations of an instant its estimate keeps; 0 keeps them all."}.Range(0, 64)},
+		{Param: param.Param{Name: "monitor.window", Label: "Estimate window", Type: param.Int, Help: "Latest observations of an instant (of a page, re-estimating per page) its estimate keeps; 0 keeps them all."}.Range(0, 64)},
 		{Param: param.Param{Name: "monitor.changeTimes", Label: "Monitors read change times", Type: param.Bool, Help: "A monitor learns whether the page changed at its task's own instant, not only since its previous monitoring."}},
 		{Param: param.Param{Name: "monitor.reestimate", Label: "Re-estimate per", Type: param.Enum, Default: monitor.ReestimateInstant, Options: monitor.Reestimates(),
 			OptionLabels: []string{"Instant", "Page"},
