@@ -164,3 +164,38 @@ func TestBrowserUploadPipeline(t *testing.T) {
 	}
 	tb.shot("41-upload-pipeline-error", "#pipeline")
 }
+
+// TestBrowserUploadPipelineServer chooses the pipeline's rates.csv and
+// summary.json with ?engine=server: the page says the rates go to the
+// server and the summary nowhere, and the server receives the rates file
+// alone.
+func TestBrowserUploadPipelineServer(t *testing.T) {
+	e := setup(t)
+	rates := copyFile(t, "rates.csv", "rates.csv")
+	summary := copyFile(t, "summary.json", "summary.json")
+	size, err := os.Stat(rates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark := e.rec.Mark()
+	tb := e.open(t, uploadPath+"?engine=server")
+	tb.waitFor("where logs go", `document.getElementById('where-logs-go').textContent.includes('server')`)
+	if w := evalJS[string](tb, `document.getElementById('where-logs-go').textContent`); !strings.Contains(w, "sent to this server") {
+		t.Errorf("with the server engine the page says %q", w)
+	}
+	tb.do(chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{rates, summary}))
+	waitSummary(tb, "rates.csv")
+	tb.waitFor("the pipeline's summary", `!document.getElementById('pipeline').hidden`)
+	if r := facts(tb)["Read in"]; !strings.HasSuffix(r, "on the server") {
+		t.Errorf("the rates' Read in says %q; want on the server", r)
+	}
+	var posts []Request
+	for _, r := range e.rec.Since(mark) {
+		if r.Method == http.MethodPost && r.Path == "/api/datasets" {
+			posts = append(posts, r)
+		}
+	}
+	if len(posts) != 1 || posts[0].Body != size.Size() {
+		t.Errorf("the server received %v; want one upload of the rates' %d bytes", posts, size.Size())
+	}
+}
