@@ -105,8 +105,15 @@ func TestBrowserUploadPipeline(t *testing.T) {
 	if j := strings.Join(titles, " | "); !strings.Contains(j, "Allocation per page") {
 		t.Errorf("the charts are %q; want the allocation per page", j)
 	}
+	num := tb.numbers()
+	syncs := num.col(t, "Syncs per day")
 	rows := map[string]bool{}
-	for _, r := range tb.numbers().Rows {
+	for _, r := range num.Rows {
+		// A plan spends the bandwidth set (a sync per day here); an
+		// adaptive rule, its own.
+		if strings.HasPrefix(r.Name, "Uniform") && !strings.HasPrefix(r.Nums[syncs], "1.0") {
+			t.Errorf("uniform spends %s syncs per day; want the 1 set", r.Nums[syncs])
+		}
 		rows[r.Name] = true
 	}
 	for _, want := range []string{"Uniform", "Proportional"} {

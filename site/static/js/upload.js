@@ -491,7 +491,7 @@ const ALLOCATION_PAGES = 200;
 function scheduleConfig(cat, d, spec) {
   const ids = cat.policies.filter((p) => p.kind === 'schedule').map((p) => p.id);
   const charts = [
-    { type: 'bars', metric: 'freshness', caption: 'Share of time each copy is up to date, averaged over the pages, with 95% intervals across repeats.' },
+    { type: 'bars', metric: 'freshness', caption: "Share of time each copy is up to date, averaged over the pages, with 95% intervals across repeats. The crawlers' adaptive rules (Nutch, Heritrix, StormCrawler) spend what their rules make them spend, not the bandwidth set: see the table's Syncs per day." },
     { type: 'bars', metric: 'age', expected: true, caption: "How long, on average, a copy has been missing a change, simulated beside each plan's exact expectation (the open bar)." },
   ];
   if (d.pages <= ALLOCATION_PAGES) {
@@ -512,7 +512,7 @@ function scheduleConfig(cat, d, spec) {
       { field: 'policies', label: 'Schedules', type: 'policies', options: ids },
     ],
     charts,
-    readouts: ['freshness', 'age'],
+    readouts: ['freshness', 'age', 'syncsPerDay'],
   };
 }
 
