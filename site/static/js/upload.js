@@ -129,6 +129,8 @@ async function readNew(file) {
 // read into the lab, so that the pipeline's rates.csv and summary.json
 // may come at once.
 async function readChosen(files) {
+  // The last file's error goes now, before the files are looked at.
+  errorBox.hidden = true;
   let log = null;
   let summaries = 0;
   for (const file of files) {
