@@ -272,6 +272,12 @@ func alphaPoints(tasks []Task, speed, alpha float64) []float64 {
 // this is the information lost in scheduling, beside 1 − RIR lost in
 // allocation (§5.6, Fig. 16).
 func ScheduledRIR(in *Instance, s Schedule) float64 {
+	return ratio(scheduledInformation(in, s), TotalInformation(in))
+}
+
+// scheduledInformation is ScheduledRIR's numerator: the expected weighted
+// changes the runs of s return.
+func scheduledInformation(in *Instance, s Schedule) float64 {
 	var got float64
 	for _, r := range s.Runs {
 		row := in.Rho[r.Page]
@@ -281,7 +287,7 @@ func ScheduledRIR(in *Instance, s Schedule) float64 {
 		}
 		got += in.Weight[r.Page] * c
 	}
-	return ratio(got, TotalInformation(in))
+	return got
 }
 
 // Monitors returns each page's monitoring times in schedule s, ascending:

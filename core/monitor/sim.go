@@ -288,7 +288,7 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 				}
 				ran = len(s.Runs)
 				if r != nil && truth {
-					r.ScheduledRIR = ScheduledRIR(in, s)
+					r.ScheduledRIR = ratio(scheduledInformation(in, s), total)
 				}
 			} else {
 				for i, js := range alloc {
@@ -297,7 +297,7 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 					}
 				}
 				if r != nil && truth {
-					r.ScheduledRIR = RIR(in, alloc)
+					r.ScheduledRIR = ratio(allocatedInformation(in, alloc), total)
 				}
 			}
 			if r != nil {
@@ -310,7 +310,7 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 		}
 		if r != nil && truth {
 			r.Total = total
-			r.RIR = RIR(in, alloc)
+			r.RIR = ratio(allocatedInformation(in, alloc), total)
 			times := make([][]float64, n)
 			for i, ps := range probes {
 				times[i] = make([]float64, len(ps))
@@ -318,10 +318,11 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 					times[i][k] = pr.t
 				}
 			}
-			var err error
-			if r.CompleteLossRIR, err = CompleteLossRIR(in, times); err != nil {
+			got, err := completeLossInformation(in, times)
+			if err != nil {
 				return nil, err
 			}
+			r.CompleteLossRIR = ratio(got, total)
 		}
 
 		src.Changes(e, changes, ch)
@@ -381,6 +382,8 @@ type estimator struct {
 	n    []uint8
 	obs  []int32
 	hits []int32
+	// observed says some instant has an observation.
+	observed bool
 }
 
 func newEstimator(pages, p, window int, prior [][]float64) *estimator {
@@ -396,6 +399,7 @@ func newEstimator(pages, p, window int, prior [][]float64) *estimator {
 }
 
 func (e *estimator) observe(i, j int, changed bool) {
+	e.observed = true
 	k := i*e.p + j
 	var b uint64
 	if changed {
@@ -412,6 +416,16 @@ func (e *estimator) observe(i, j int, changed bool) {
 
 // fill writes the estimates into rho.
 func (e *estimator) fill(rho [][]float64) {
+	if !e.observed { // every estimate is the prior's
+		for i, row := range rho {
+			if e.prior != nil {
+				copy(row, e.prior[i])
+			} else {
+				clear(row)
+			}
+		}
+		return
+	}
 	for i, row := range rho {
 		for j := range row {
 			k := i*e.p + j

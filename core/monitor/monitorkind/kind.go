@@ -53,11 +53,13 @@ var models = struct {
 	m map[synth.PandeyCAMConfig]*drawn
 }{m: map[synth.PandeyCAMConfig]*drawn{}}
 
-// drawn is a generator's draw and the tasks an epoch needs for CAM to
-// return 90% of its information (monitor.TasksForShare), computed once.
+// drawn is a generator's draw, the tasks an epoch needs for CAM to return
+// 90% of its information (monitor.TasksForShare), computed once, and the
+// changes its coins have drawn, which every run on it replays.
 type drawn struct {
 	model   *synth.PandeyCAMModel
 	tasks90 int
+	changes *monitor.Draws
 }
 
 // maxModels bounds models: beyond it the oldest draws are forgotten.
@@ -100,7 +102,7 @@ func model(c synth.PandeyCAMConfig) (*drawn, error) {
 	if len(models.m) >= maxModels {
 		clear(models.m)
 	}
-	d := &drawn{model: m, tasks90: monitor.TasksForShare(&m.Instance, 0.9)}
+	d := &drawn{model: m, tasks90: monitor.TasksForShare(&m.Instance, 0.9), changes: monitor.NewDraws(m.Instance.Rho)}
 	models.m[c] = d
 	return d, nil
 }
@@ -227,7 +229,7 @@ func monitorData(d *dataset.Dataset, ms lab.MonitorSpec) (data monitor.Data, log
 		if err != nil {
 			return monitor.Data{}, 0, 0, specErr(generatorField(ms), "%v", err)
 		}
-		return monitor.Data{Instance: &g.model.Instance, Sizes: g.model.Size}, 0, g.tasks90, nil
+		return monitor.Data{Instance: &g.model.Instance, Sizes: g.model.Size, Draws: g.changes}, 0, g.tasks90, nil
 	}
 	r, err := monitor.FromEvents(d, monitor.EventOptions{Slot: ms.Slot, Slots: ms.Slots, Phase: ms.Phase})
 	if err != nil {
