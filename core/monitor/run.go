@@ -224,14 +224,16 @@ func Run(d Data, x Experiment, seed uint64) (*Report, error) {
 	}
 
 	rep := &Report{ExpectedChanges: math.NaN(), TotalInformation: math.NaN(), AppendixWeighted: math.NaN(), AppendixUnweighted: math.NaN()}
+	var total float64 // Σ W_i λ_i, for simulate
 	if truth {
+		total = TotalInformation(in)
 		lam, ones := make([]float64, n), make([]float64, n)
 		var sum float64
 		for i := range lam {
 			lam[i], ones[i] = in.Lambda(i), 1
 			sum += lam[i]
 		}
-		rep.ExpectedChanges, rep.TotalInformation = sum, TotalInformation(in)
+		rep.ExpectedChanges, rep.TotalInformation = sum, total
 		rep.AppendixWeighted, rep.AppendixUnweighted = AppendixARatio(in.Weight, lam), AppendixARatio(ones, lam)
 	}
 	ids := []string{MetricRIR, MetricRealisedRIR, MetricExpectedReturned, MetricHitRIR, MetricScheduledRIR,
@@ -249,7 +251,7 @@ func Run(d Data, x Experiment, seed uint64) (*Report, error) {
 			if d.Recorded == nil {
 				src = draws.source(seed, uint64(2*r))
 			}
-			res, err := Simulate(in, src, cfg, changes, decisions)
+			res, err := simulate(in, src, cfg, changes, decisions, total)
 			if err != nil {
 				return nil, fmt.Errorf("policy %s: %w", x.Policies[k], err)
 			}

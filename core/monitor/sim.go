@@ -152,7 +152,8 @@ func (r EpochResult) HitRIR() float64 { return ratio(r.Hits, r.Changes) }
 type Result struct {
 	// Epochs are the monitored epochs, in order.
 	Epochs []EpochResult
-	// Estimate is the ρ the last plan was made from; Allocation that plan.
+	// Estimate is the ρ the last plan was made from (Config.Known itself
+	// when no monitor had observed anything); Allocation that plan.
 	Estimate   [][]float64
 	Allocation Allocation
 }
@@ -185,6 +186,17 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
+	var total float64
+	if in.Rho != nil {
+		total = TotalInformation(in)
+	}
+	return simulate(in, src, cfg, changes, decisions, total)
+}
+
+// simulate is Simulate on a valid instance whose TotalInformation, when it
+// has the true ρ, is total: Run checks and sums it once for all its
+// repeats.
+func simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Rand, total float64) (*Result, error) {
 	n, p := in.Pages(), in.Instants()
 	switch {
 	case cfg.Policy == nil:
@@ -209,16 +221,13 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 		}
 	}
 	truth := in.Rho != nil
-	var total float64
-	if truth {
-		total = TotalInformation(in)
-	}
 
 	est := newEstimator(n, p, cfg.Window, cfg.Known)
-	plan := &Instance{T: in.T, Times: in.Times, Weight: in.Weight, Rho: make([][]float64, n)}
-	for i := range plan.Rho {
-		plan.Rho[i] = make([]float64, p)
-	}
+	// The plans are made from est: from cfg.Known itself while nothing is
+	// observed (a policy only reads its plan), else from estimates in
+	// storage of the run's own.
+	plan := &Instance{T: in.T, Times: in.Times, Weight: in.Weight}
+	var estimates [][]float64
 	res := &Result{Epochs: make([]EpochResult, cfg.Epochs)}
 	ch := make([][]int32, n)
 	probes := make([][]probe, n)
@@ -238,6 +247,8 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 	for e := 0; e < last; e++ {
 		m := e - cfg.Tracking // monitored epoch index
 		settle := m == cfg.Epochs
+		// What the monitors see is learnt only for a plan still to come.
+		learn := m < 0 || !settle && cfg.Reallocate > 0
 		var r *EpochResult
 		if m >= 0 && !settle {
 			r = &res.Epochs[m]
@@ -253,7 +264,19 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 			}
 		} else {
 			if m == 0 || !settle && cfg.Reallocate > 0 && m%cfg.Reallocate == 0 {
-				est.fill(plan.Rho)
+				if !est.observed && cfg.Known != nil {
+					plan.Rho = cfg.Known
+				} else {
+					if estimates == nil {
+						estimates = make([][]float64, n)
+						rows := make([]float64, n*p)
+						for i := range estimates {
+							estimates[i] = rows[i*p : (i+1)*p : (i+1)*p]
+						}
+					}
+					est.fill(estimates)
+					plan.Rho = estimates
+				}
 				var err error
 				if alloc, err = cfg.Policy.Allocate(plan, cfg.Budget, decisions); err != nil {
 					return nil, err
@@ -354,7 +377,7 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 					r.Hits += w
 					r.HitCount++
 				}
-				if !settle && prev[i] >= since {
+				if learn && prev[i] >= since {
 					changed := seen[i]
 					if cfg.ChangeTimes {
 						_, changed = slices.BinarySearch(cs[:a], pr.j)
@@ -374,8 +397,8 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 // (did the page change since its previous monitoring?) and estimates ρ as
 // their share (§5.5), or the prior where there are none.
 type estimator struct {
-	p, window int
-	prior     [][]float64
+	pages, p, window int
+	prior            [][]float64
 	// With a window: the last observations, newest in bit 0, and how many
 	// (at most window). Without: counts of observations and of changes.
 	bits []uint64
@@ -387,19 +410,20 @@ type estimator struct {
 }
 
 func newEstimator(pages, p, window int, prior [][]float64) *estimator {
-	e := &estimator{p: p, window: window, prior: prior}
-	if window > 0 {
-		e.bits = make([]uint64, pages*p)
-		e.n = make([]uint8, pages*p)
-	} else {
-		e.obs = make([]int32, pages*p)
-		e.hits = make([]int32, pages*p)
-	}
-	return e
+	return &estimator{pages: pages, p: p, window: window, prior: prior}
 }
 
 func (e *estimator) observe(i, j int, changed bool) {
-	e.observed = true
+	if !e.observed { // the counts, made at the first observation
+		e.observed = true
+		if e.window > 0 {
+			e.bits = make([]uint64, e.pages*e.p)
+			e.n = make([]uint8, e.pages*e.p)
+		} else {
+			e.obs = make([]int32, e.pages*e.p)
+			e.hits = make([]int32, e.pages*e.p)
+		}
+	}
 	k := i*e.p + j
 	var b uint64
 	if changed {
