@@ -43,7 +43,8 @@ type Schedule struct {
 // for an idle process; more when a fetch of the previous epoch runs over);
 // Schedule advances it past the runs it places. A task is placed only if it
 // can start by horizon (the epoch's end), else it is lost and holds no
-// process. rng is for the schedulers that draw.
+// process. rng is for the schedulers that draw. Schedule only reads tasks,
+// so the same tasks may be scheduled again.
 type Scheduler interface {
 	Schedule(tasks []Task, free []float64, horizon float64, rng *rand.Rand) Schedule
 }

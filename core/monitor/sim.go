@@ -239,6 +239,7 @@ func simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 	seen := make([]bool, n)    // changed since its last monitoring
 	prev := make([]float64, n) // time of its last monitoring, in epochs
 	var alloc Allocation
+	var tasks []Task // alloc's tasks for the scheduler, made once per plan (schedulers only read them)
 
 	last := cfg.Tracking + cfg.Epochs
 	if src.Epochs() > last {
@@ -281,15 +282,18 @@ func simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 				if alloc, err = cfg.Policy.Allocate(plan, cfg.Budget, decisions); err != nil {
 					return nil, err
 				}
+				tasks = nil
 				if r != nil {
 					r.Reallocated = true
 				}
 			}
 			ran := alloc.Tasks()
 			if cfg.Scheduler != nil {
-				tasks, err := Tasks(in, alloc, cfg.Fetch)
-				if err != nil {
-					return nil, err
+				if tasks == nil {
+					var err error
+					if tasks, err = Tasks(in, alloc, cfg.Fetch); err != nil {
+						return nil, err
+					}
 				}
 				s := cfg.Scheduler.Schedule(tasks, free, in.T, decisions)
 				for k := range free {
