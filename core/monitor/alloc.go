@@ -82,8 +82,10 @@ func (CAM) Allocate(in *Instance, budget int, _ *rand.Rand) (Allocation, error) 
 	}
 	n, p := in.Pages(), in.Instants()
 	// Each page's instants worth monitoring in a max-heap, largest ρ first
-	// (ties by bit-reversed index): built in linear time and popped only as
-	// far as the budget reaches, so a page's instants are never all sorted.
+	// (ties by bit-reversed index): built in linear time when the page
+	// first gets a task, and popped only as far as the budget reaches, so
+	// a page's instants are never all sorted, and most pages' never looked
+	// at twice. Until then a page's next gain is W_i times its largest ρ.
 	rev := make([]uint32, p)
 	for j := range rev {
 		rev[j] = bitReversed(int32(j), p)
@@ -92,10 +94,9 @@ func (CAM) Allocate(in *Instance, budget int, _ *rand.Rand) (Allocation, error) 
 		return func(a, b int32) bool { return row[a] > row[b] || row[a] == row[b] && rev[a] < rev[b] }
 	}
 	cand := make([][]int32, n)
-	for i := range n {
-		if in.Weight[i] == 0 {
-			continue
-		}
+	built := make([]bool, n)
+	top := make([]float64, n) // the largest ρ of a page not yet built
+	build := func(i int32) {
 		row := in.Rho[i]
 		var js []int32
 		for j, r := range row {
@@ -107,17 +108,26 @@ func (CAM) Allocate(in *Instance, budget int, _ *rand.Rand) (Allocation, error) 
 		for k := len(js)/2 - 1; k >= 0; k-- {
 			siftDown(js, k, f)
 		}
-		cand[i] = js
+		cand[i], built[i] = js, true
 	}
 	// A max-heap of pages by the gain of their next task.
-	gain := func(i int32) float64 { return in.Weight[i] * in.Rho[i][cand[i][0]] }
+	gain := func(i int32) float64 {
+		if !built[i] {
+			return in.Weight[i] * top[i]
+		}
+		return in.Weight[i] * in.Rho[i][cand[i][0]]
+	}
 	before := func(a, b int32) bool {
 		ga, gb := gain(a), gain(b)
 		return ga > gb || ga == gb && a < b
 	}
 	h := make([]int32, 0, n)
 	for i := range n {
-		if len(cand[i]) > 0 {
+		if in.Weight[i] == 0 {
+			continue
+		}
+		top[i] = slices.Max(in.Rho[i])
+		if top[i] > 0 {
 			h = append(h, int32(i))
 		}
 	}
@@ -127,6 +137,9 @@ func (CAM) Allocate(in *Instance, budget int, _ *rand.Rand) (Allocation, error) 
 	a := make(Allocation, n)
 	for t := 0; t < budget && len(h) > 0; t++ {
 		i := h[0]
+		if !built[i] {
+			build(i)
+		}
 		js := cand[i]
 		a[i] = append(a[i], js[0])
 		js[0] = js[len(js)-1]

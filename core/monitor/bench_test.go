@@ -36,3 +36,16 @@ func BenchmarkPandeyCAMWith(b *testing.B) {
 		pandeyCAM(b, synth.PandeyCAMDefault)
 	}
 }
+
+// The same run as a lab's later runs on the instance make it: the changes
+// replayed from a Draws that earlier runs filled.
+func BenchmarkRunPandeyCAMReplayed(b *testing.B) {
+	m := pandeyCAM(b, synth.PandeyCAMDefault)
+	x := monitor.Experiment{Policies: []string{"cam", "weighted-proportional", "weighted-uniform"}, Budget: 5000, Repeats: 20, Epochs: 1}
+	d := monitor.Data{Instance: &m.Instance, Sizes: m.Size, Draws: monitor.NewDraws(m.Instance.Rho)}
+	for b.Loop() {
+		if _, err := monitor.Run(d, x, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -150,26 +150,39 @@ func (pe *pageEstimator) observe(i, j int, changed, span bool, from, to float64)
 func (pe *pageEstimator) fill(inst *estimator, rho [][]float64) {
 	if pe.profile == nil {
 		inst.fillInstant(rho)
-		pe.profile = make([][]float64, len(rho))
-		pe.hazard = make([][]float64, len(rho))
-		for i, row := range rho {
-			pe.profile[i] = append([]float64(nil), row...)
-			h := make([]float64, len(row)+1)
-			for j, r := range row {
-				h[j+1] = h[j] - math.Log1p(-min(r, 1-1e-12))
-			}
-			pe.hazard[i] = h
-			if pe.window == 0 {
-				for j, r := range row {
-					k := i*inst.p + j
-					pe.n[i] += int(inst.obs[k])
-					pe.c[i] += int(inst.hits[k])
-					pe.sum[i] += float64(inst.obs[k]) * r
-				}
-			}
-		}
+		pe.start(inst, rho)
 		return
 	}
+	pe.rescale(rho)
+}
+
+// start makes rho, the first plan's estimates, the profile; without a
+// window, the instant estimator's counts so far are the page's first
+// observations.
+func (pe *pageEstimator) start(inst *estimator, rho [][]float64) {
+	pe.profile = make([][]float64, len(rho))
+	pe.hazard = make([][]float64, len(rho))
+	for i, row := range rho {
+		pe.profile[i] = append([]float64(nil), row...)
+		h := make([]float64, len(row)+1)
+		for j, r := range row {
+			h[j+1] = h[j] - math.Log1p(-min(r, 1-1e-12))
+		}
+		pe.hazard[i] = h
+		if pe.window == 0 && inst.observed {
+			for j, r := range row {
+				k := i*inst.p + j
+				pe.n[i] += int(inst.obs[k])
+				pe.c[i] += int(inst.hits[k])
+				pe.sum[i] += float64(inst.obs[k]) * r
+			}
+		}
+	}
+}
+
+// rescale writes the page estimates, each page's profile rescaled by its
+// observations, into rho.
+func (pe *pageEstimator) rescale(rho [][]float64) {
 	for i, row := range rho {
 		prof := pe.profile[i]
 		n := pe.n[i]

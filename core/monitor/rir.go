@@ -25,6 +25,11 @@ func TotalInformation(in *Instance) float64 {
 // instant where the page is monitored. It is NaN when no change is
 // expected. At most 1, reached by monitoring every instant with ρ > 0.
 func RIR(in *Instance, a Allocation) float64 {
+	return ratio(allocatedInformation(in, a), TotalInformation(in))
+}
+
+// allocatedInformation is RIR's numerator: Σ_i W_i Σ_j ρ_{i,j} y_{i,j}.
+func allocatedInformation(in *Instance, a Allocation) float64 {
 	var got float64
 	for i, js := range a {
 		var s float64
@@ -33,7 +38,7 @@ func RIR(in *Instance, a Allocation) float64 {
 		}
 		got += in.Weight[i] * s
 	}
-	return ratio(got, TotalInformation(in))
+	return got
 }
 
 // ratio is a/b, NaN when b is 0.
@@ -75,6 +80,16 @@ func (a Allocation) Times(in *Instance) [][]float64 {
 // and counts a change between two monitors as lost even when nothing
 // overwrites it. CAM maximises RIR, not this.
 func CompleteLossRIR(in *Instance, monitors [][]float64) (float64, error) {
+	got, err := completeLossInformation(in, monitors)
+	if err != nil {
+		return 0, err
+	}
+	return ratio(got, TotalInformation(in)), nil
+}
+
+// completeLossInformation is CompleteLossRIR's numerator: the expected
+// weighted changes the monitors return.
+func completeLossInformation(in *Instance, monitors [][]float64) (float64, error) {
 	if len(monitors) != in.Pages() {
 		return 0, fmt.Errorf("monitor: %d pages of monitoring times for %d pages", len(monitors), in.Pages())
 	}
@@ -87,7 +102,7 @@ func CompleteLossRIR(in *Instance, monitors [][]float64) (float64, error) {
 		}
 		got += in.Weight[i] * returned(in.Rho[i], in.Times, ms)
 	}
-	return ratio(got, TotalInformation(in)), nil
+	return got, nil
 }
 
 // returned is Σ_j ρ_j·P(the change at j is returned) for one page whose

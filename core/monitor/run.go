@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/refreshlab/refreshlab/core/stat"
 )
@@ -74,10 +75,16 @@ const (
 // generator) and, for a replayed log, its recorded changes. Sizes, when
 // not nil, are the pages' document sizes, from which a scheduler's fetch
 // times follow (equal sizes when nil).
+//
+// Draws, when not nil, remembers the changes the coins of the true ρ draw
+// (NewDraws of Instance.Rho), so that later runs on the instance replay
+// them; without it a run remembers them for its own policies alone. The
+// numbers are the same either way.
 type Data struct {
 	Instance *Instance
 	Recorded *Recorded
 	Sizes    []float64
+	Draws    *Draws
 }
 
 // Experiment is a monitoring experiment: the policies (ids of Descriptors)
@@ -167,6 +174,8 @@ func Run(d Data, x Experiment, seed uint64) (*Report, error) {
 		return nil, errors.New("monitor: run: no update probabilities and no recorded changes to monitor")
 	case !truth && x.Tracking < 1:
 		return nil, errors.New("monitor: run: a recorded log has no known update probabilities: a tracking phase of at least one epoch must estimate them")
+	case d.Draws != nil && d.Recorded == nil && (len(d.Draws.coins) != n || &d.Draws.coins[0] != &in.Rho[0]):
+		return nil, errors.New("monitor: run: the draws are not of this instance's update probabilities")
 	case d.Recorded != nil && len(d.Recorded.Changed) > 0 && len(d.Recorded.Changed[0]) != n:
 		return nil, fmt.Errorf("monitor: run: recorded changes of %d pages for %d pages", len(d.Recorded.Changed[0]), n)
 	}
@@ -177,6 +186,9 @@ func Run(d Data, x Experiment, seed uint64) (*Report, error) {
 			return nil, fmt.Errorf("monitor: run: unknown policy %q", id)
 		}
 		pols[k] = desc.Policy
+		if _, ok := desc.Policy.(CAM); ok {
+			pols[k] = &samePlan{Policy: desc.Policy}
+		}
 	}
 	cfg := Config{Budget: x.Budget, Tracking: x.Tracking, Epochs: x.Epochs, Reallocate: x.Reallocate, Window: x.Window, ChangeTimes: x.ChangeTimes, Reestimate: x.Reestimate}
 	if x.Tracking == 0 {
@@ -208,20 +220,23 @@ func Run(d Data, x Experiment, seed uint64) (*Report, error) {
 		}
 		cfg.Monitors, cfg.Fetch = x.Monitors, fetch
 	}
-	var src Source = Coins(in.Rho)
-	if d.Recorded != nil {
-		src = d.Recorded
+	var src Source = d.Recorded
+	draws := d.Draws
+	if d.Recorded == nil && draws == nil {
+		draws = NewDraws(in.Rho)
 	}
 
 	rep := &Report{ExpectedChanges: math.NaN(), TotalInformation: math.NaN(), AppendixWeighted: math.NaN(), AppendixUnweighted: math.NaN()}
+	var total float64 // Σ W_i λ_i, for simulate
 	if truth {
+		total = TotalInformation(in)
 		lam, ones := make([]float64, n), make([]float64, n)
 		var sum float64
 		for i := range lam {
 			lam[i], ones[i] = in.Lambda(i), 1
 			sum += lam[i]
 		}
-		rep.ExpectedChanges, rep.TotalInformation = sum, TotalInformation(in)
+		rep.ExpectedChanges, rep.TotalInformation = sum, total
 		rep.AppendixWeighted, rep.AppendixUnweighted = AppendixARatio(in.Weight, lam), AppendixARatio(ones, lam)
 	}
 	ids := []string{MetricRIR, MetricRealisedRIR, MetricExpectedReturned, MetricHitRIR, MetricScheduledRIR,
@@ -235,7 +250,11 @@ func Run(d Data, x Experiment, seed uint64) (*Report, error) {
 		for r := range x.Repeats {
 			changes := rand.New(rand.NewPCG(seed, uint64(2*r)))
 			decisions := rand.New(rand.NewPCG(seed, uint64(2*r+1)))
-			res, err := Simulate(in, src, cfg, changes, decisions)
+			src := src
+			if d.Recorded == nil {
+				src = draws.source(seed, uint64(2*r))
+			}
+			res, err := simulate(in, src, cfg, changes, decisions, total)
 			if err != nil {
 				return nil, fmt.Errorf("policy %s: %w", x.Policies[k], err)
 			}
@@ -293,4 +312,34 @@ func Run(d Data, x Experiment, seed uint64) (*Report, error) {
 		rep.Policies = append(rep.Policies, pr)
 	}
 	return rep, nil
+}
+
+// samePlan answers a plan that its policy, which draws nothing (CAM), has
+// allocated already with the same budget from memory: with known update
+// probabilities every repeat of a run makes the same first plan, and the
+// policy would only find the same allocation again. Simulate and Run only
+// read an allocation, so the repeats share it.
+type samePlan struct {
+	Policy
+	rho    [][]float64 // the plan last allocated, a copy
+	weight []float64
+	budget int
+	alloc  Allocation
+}
+
+// Allocate implements Policy.
+func (s *samePlan) Allocate(in *Instance, budget int, rng *rand.Rand) (Allocation, error) {
+	if s.alloc != nil && budget == s.budget && slices.Equal(in.Weight, s.weight) && slices.EqualFunc(in.Rho, s.rho, slices.Equal) {
+		return s.alloc, nil
+	}
+	a, err := s.Policy.Allocate(in, budget, rng)
+	if err != nil {
+		return nil, err
+	}
+	s.rho = make([][]float64, len(in.Rho))
+	for i, row := range in.Rho {
+		s.rho[i] = slices.Clone(row)
+	}
+	s.weight, s.budget, s.alloc = slices.Clone(in.Weight), budget, a
+	return a, nil
 }

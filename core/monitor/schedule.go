@@ -43,7 +43,8 @@ type Schedule struct {
 // for an idle process; more when a fetch of the previous epoch runs over);
 // Schedule advances it past the runs it places. A task is placed only if it
 // can start by horizon (the epoch's end), else it is lost and holds no
-// process. rng is for the schedulers that draw.
+// process. rng is for the schedulers that draw. Schedule only reads tasks,
+// so the same tasks may be scheduled again.
 type Scheduler interface {
 	Schedule(tasks []Task, free []float64, horizon float64, rng *rand.Rand) Schedule
 }
@@ -272,6 +273,12 @@ func alphaPoints(tasks []Task, speed, alpha float64) []float64 {
 // this is the information lost in scheduling, beside 1 − RIR lost in
 // allocation (§5.6, Fig. 16).
 func ScheduledRIR(in *Instance, s Schedule) float64 {
+	return ratio(scheduledInformation(in, s), TotalInformation(in))
+}
+
+// scheduledInformation is ScheduledRIR's numerator: the expected weighted
+// changes the runs of s return.
+func scheduledInformation(in *Instance, s Schedule) float64 {
 	var got float64
 	for _, r := range s.Runs {
 		row := in.Rho[r.Page]
@@ -281,7 +288,7 @@ func ScheduledRIR(in *Instance, s Schedule) float64 {
 		}
 		got += in.Weight[r.Page] * c
 	}
-	return ratio(got, TotalInformation(in))
+	return got
 }
 
 // Monitors returns each page's monitoring times in schedule s, ascending:

@@ -157,7 +157,8 @@ func (r EpochResult) HitRIR() float64 { return ratio(r.Hits, r.Changes) }
 type Result struct {
 	// Epochs are the monitored epochs, in order.
 	Epochs []EpochResult
-	// Estimate is the ρ the last plan was made from; Allocation that plan.
+	// Estimate is the ρ the last plan was made from (Config.Known itself
+	// when no monitor had observed anything); Allocation that plan.
 	Estimate   [][]float64
 	Allocation Allocation
 }
@@ -190,6 +191,17 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
+	var total float64
+	if in.Rho != nil {
+		total = TotalInformation(in)
+	}
+	return simulate(in, src, cfg, changes, decisions, total)
+}
+
+// simulate is Simulate on a valid instance whose TotalInformation, when it
+// has the true ρ, is total: Run checks and sums it once for all its
+// repeats.
+func simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Rand, total float64) (*Result, error) {
 	n, p := in.Pages(), in.Instants()
 	switch {
 	case cfg.Policy == nil:
@@ -216,19 +228,16 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 		}
 	}
 	truth := in.Rho != nil
-	var total float64
-	if truth {
-		total = TotalInformation(in)
-	}
 
 	est := newEstimator(n, p, cfg.Window, cfg.Known)
 	if cfg.Reestimate == ReestimatePage {
 		est.page = newPageEstimator(n, cfg.Window, in.Times, in.T)
 	}
-	plan := &Instance{T: in.T, Times: in.Times, Weight: in.Weight, Rho: make([][]float64, n)}
-	for i := range plan.Rho {
-		plan.Rho[i] = make([]float64, p)
-	}
+	// The plans are made from est: from cfg.Known itself while nothing is
+	// observed (a policy only reads its plan), else from estimates in
+	// storage of the run's own.
+	plan := &Instance{T: in.T, Times: in.Times, Weight: in.Weight}
+	var estimates [][]float64
 	res := &Result{Epochs: make([]EpochResult, cfg.Epochs)}
 	ch := make([][]int32, n)
 	probes := make([][]probe, n)
@@ -240,6 +249,7 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 	seen := make([]bool, n)    // changed since its last monitoring
 	prev := make([]float64, n) // time of its last monitoring, in epochs
 	var alloc Allocation
+	var tasks []Task // alloc's tasks for the scheduler, made once per plan (schedulers only read them)
 
 	last := cfg.Tracking + cfg.Epochs
 	if src.Epochs() > last {
@@ -248,6 +258,8 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 	for e := 0; e < last; e++ {
 		m := e - cfg.Tracking // monitored epoch index
 		settle := m == cfg.Epochs
+		// What the monitors see is learnt only for a plan still to come.
+		learn := m < 0 || !settle && cfg.Reallocate > 0
 		var r *EpochResult
 		if m >= 0 && !settle {
 			r = &res.Epochs[m]
@@ -263,20 +275,38 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 			}
 		} else {
 			if m == 0 || !settle && cfg.Reallocate > 0 && m%cfg.Reallocate == 0 {
-				est.fill(plan.Rho)
+				if !est.observed && cfg.Known != nil {
+					plan.Rho = cfg.Known
+					if est.page != nil && est.page.profile == nil {
+						est.page.start(est, cfg.Known)
+					}
+				} else {
+					if estimates == nil {
+						estimates = make([][]float64, n)
+						rows := make([]float64, n*p)
+						for i := range estimates {
+							estimates[i] = rows[i*p : (i+1)*p : (i+1)*p]
+						}
+					}
+					est.fill(estimates)
+					plan.Rho = estimates
+				}
 				var err error
 				if alloc, err = cfg.Policy.Allocate(plan, cfg.Budget, decisions); err != nil {
 					return nil, err
 				}
+				tasks = nil
 				if r != nil {
 					r.Reallocated = true
 				}
 			}
 			ran := alloc.Tasks()
 			if cfg.Scheduler != nil {
-				tasks, err := Tasks(in, alloc, cfg.Fetch)
-				if err != nil {
-					return nil, err
+				if tasks == nil {
+					var err error
+					if tasks, err = Tasks(in, alloc, cfg.Fetch); err != nil {
+						return nil, err
+					}
 				}
 				s := cfg.Scheduler.Schedule(tasks, free, in.T, decisions)
 				for k := range free {
@@ -298,7 +328,7 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 				}
 				ran = len(s.Runs)
 				if r != nil && truth {
-					r.ScheduledRIR = ScheduledRIR(in, s)
+					r.ScheduledRIR = ratio(scheduledInformation(in, s), total)
 				}
 			} else {
 				for i, js := range alloc {
@@ -307,7 +337,7 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 					}
 				}
 				if r != nil && truth {
-					r.ScheduledRIR = RIR(in, alloc)
+					r.ScheduledRIR = ratio(allocatedInformation(in, alloc), total)
 				}
 			}
 			if r != nil {
@@ -320,7 +350,7 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 		}
 		if r != nil && truth {
 			r.Total = total
-			r.RIR = RIR(in, alloc)
+			r.RIR = ratio(allocatedInformation(in, alloc), total)
 			times := make([][]float64, n)
 			for i, ps := range probes {
 				times[i] = make([]float64, len(ps))
@@ -328,10 +358,11 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 					times[i][k] = pr.t
 				}
 			}
-			var err error
-			if r.CompleteLossRIR, err = CompleteLossRIR(in, times); err != nil {
+			got, err := completeLossInformation(in, times)
+			if err != nil {
 				return nil, err
 			}
+			r.CompleteLossRIR = ratio(got, total)
 		}
 
 		src.Changes(e, changes, ch)
@@ -363,7 +394,7 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 					r.Hits += w
 					r.HitCount++
 				}
-				if !settle && prev[i] >= since {
+				if learn && prev[i] >= since {
 					changed := seen[i]
 					if cfg.ChangeTimes {
 						_, changed = slices.BinarySearch(cs[:a], pr.j)
@@ -387,30 +418,34 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 // their share (§5.5), or the prior where there are none; with page set it
 // estimates per page instead (ReestimatePage).
 type estimator struct {
-	p, window int
-	prior     [][]float64
-	page      *pageEstimator
+	pages, p, window int
+	prior            [][]float64
+	page             *pageEstimator
 	// With a window: the last observations, newest in bit 0, and how many
 	// (at most window). Without: counts of observations and of changes.
 	bits []uint64
 	n    []uint8
 	obs  []int32
 	hits []int32
+	// observed says some instant has an observation.
+	observed bool
 }
 
 func newEstimator(pages, p, window int, prior [][]float64) *estimator {
-	e := &estimator{p: p, window: window, prior: prior}
-	if window > 0 {
-		e.bits = make([]uint64, pages*p)
-		e.n = make([]uint8, pages*p)
-	} else {
-		e.obs = make([]int32, pages*p)
-		e.hits = make([]int32, pages*p)
-	}
-	return e
+	return &estimator{pages: pages, p: p, window: window, prior: prior}
 }
 
 func (e *estimator) observe(i, j int, changed bool) {
+	if !e.observed { // the counts, made at the first observation
+		e.observed = true
+		if e.window > 0 {
+			e.bits = make([]uint64, e.pages*e.p)
+			e.n = make([]uint8, e.pages*e.p)
+		} else {
+			e.obs = make([]int32, e.pages*e.p)
+			e.hits = make([]int32, e.pages*e.p)
+		}
+	}
 	k := i*e.p + j
 	var b uint64
 	if changed {
@@ -427,6 +462,19 @@ func (e *estimator) observe(i, j int, changed bool) {
 
 // fill writes the estimates into rho.
 func (e *estimator) fill(rho [][]float64) {
+	if !e.observed { // every estimate is the prior's
+		for i, row := range rho {
+			if e.prior != nil {
+				copy(row, e.prior[i])
+			} else {
+				clear(row)
+			}
+		}
+		if e.page != nil && e.page.profile == nil {
+			e.page.start(e, rho)
+		}
+		return
+	}
 	if e.page != nil {
 		e.page.fill(e, rho)
 		return

@@ -8,7 +8,9 @@ package monitorkind
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -53,11 +55,70 @@ var models = struct {
 	m map[synth.PandeyCAMConfig]*drawn
 }{m: map[synth.PandeyCAMConfig]*drawn{}}
 
-// drawn is a generator's draw and the tasks an epoch needs for CAM to
-// return 90% of its information (monitor.TasksForShare), computed once.
+// drawn is a generator's draw, the tasks an epoch needs for CAM to return
+// 90% of its information (monitor.TasksForShare), computed once, and the
+// changes its coins have drawn, which every run on it replays.
 type drawn struct {
 	model   *synth.PandeyCAMModel
 	tasks90 int
+	changes *monitor.Draws
+	// reports remembers the reports of runs on the draw by their
+	// experiment (ran), so that a sweep whose values a slider does not
+	// change, or a return to a value, runs nothing again.
+	mu      sync.Mutex
+	reports map[ranKey]*monitor.Report
+}
+
+// ranKey is everything a report on a generator's draw depends on besides
+// the draw: the experiment's settings and seed, the policies in order.
+type ranKey struct {
+	policies                             string
+	budget, repeats                      int
+	seed                                 uint64
+	tracking, epochs, reallocate, window int
+	changeTimes                          bool
+	reestimate                           string
+	scheduler                            string
+	monitors                             int
+	capacity                             float64
+}
+
+// Reports are remembered for runs of at most maxReportEpochs epochs (a
+// report holds a series per epoch), at most maxReports per draw; beyond
+// it the oldest are forgotten.
+const (
+	maxReports      = 32
+	maxReportEpochs = 100
+)
+
+// run returns monitor.Run's report for x on the draw, remembered or run;
+// a remembered one tells progress all its repeats at once. The report is
+// shared: its reader must not change it.
+func (g *drawn) run(x monitor.Experiment, seed uint64) (*monitor.Report, error) {
+	k := ranKey{strings.Join(x.Policies, ","), x.Budget, x.Repeats, seed, x.Tracking, x.Epochs, x.Reallocate, x.Window,
+		x.ChangeTimes, x.Reestimate, x.Scheduler, x.Monitors, x.Capacity}
+	g.mu.Lock()
+	rep, ok := g.reports[k]
+	g.mu.Unlock()
+	if ok {
+		if x.Progress != nil {
+			if err := x.Progress(len(x.Policies) * x.Repeats); err != nil {
+				return nil, err
+			}
+		}
+		return rep, nil
+	}
+	rep, err := monitor.Run(monitor.Data{Instance: &g.model.Instance, Sizes: g.model.Size, Draws: g.changes}, x, seed)
+	if err != nil || x.Tracking+x.Epochs > maxReportEpochs {
+		return rep, err
+	}
+	g.mu.Lock()
+	if g.reports == nil || len(g.reports) >= maxReports {
+		g.reports = map[ranKey]*monitor.Report{}
+	}
+	g.reports[k] = rep
+	g.mu.Unlock()
+	return rep, nil
 }
 
 // maxModels bounds models: beyond it the oldest draws are forgotten.
@@ -100,7 +161,7 @@ func model(c synth.PandeyCAMConfig) (*drawn, error) {
 	if len(models.m) >= maxModels {
 		clear(models.m)
 	}
-	d := &drawn{model: m, tasks90: monitor.TasksForShare(&m.Instance, 0.9)}
+	d := &drawn{model: m, tasks90: monitor.TasksForShare(&m.Instance, 0.9), changes: monitor.NewDraws(m.Instance.Rho)}
 	models.m[c] = d
 	return d, nil
 }
@@ -225,21 +286,21 @@ func (monitorKind) Facts() []lab.Fact {
 }
 
 // monitorData is what a resolved spec monitors, and how many epochs a log
-// holds (0 with known probabilities). tasks90 is CAM's tasks for 90% of
-// the information with known probabilities (0 on a log).
-func monitorData(d *dataset.Dataset, ms lab.MonitorSpec) (data monitor.Data, logEpochs, tasks90 int, err error) {
+// holds (0 with known probabilities); g is the generator's draw it comes
+// from (nil for a log).
+func monitorData(d *dataset.Dataset, ms lab.MonitorSpec) (data monitor.Data, logEpochs int, g *drawn, err error) {
 	if c, ok := generated(d.Info.ID, ms); ok {
 		g, err := model(c)
 		if err != nil {
-			return monitor.Data{}, 0, 0, specErr(generatorField(ms), "%v", err)
+			return monitor.Data{}, 0, nil, specErr(generatorField(ms), "%v", err)
 		}
-		return monitor.Data{Instance: &g.model.Instance, Sizes: g.model.Size}, 0, g.tasks90, nil
+		return monitor.Data{Instance: &g.model.Instance, Sizes: g.model.Size, Draws: g.changes}, 0, g, nil
 	}
 	r, err := monitor.FromEvents(d, monitor.EventOptions{Slot: ms.Slot, Slots: ms.Slots, Phase: ms.Phase})
 	if err != nil {
-		return monitor.Data{}, 0, 0, specErr("monitor.slots", "%v", err)
+		return monitor.Data{}, 0, nil, specErr("monitor.slots", "%v", err)
 	}
-	return monitor.Data{Instance: &r.Instance, Recorded: &r.Recorded, Sizes: d.Features["size"]}, len(r.Changed), 0, nil
+	return monitor.Data{Instance: &r.Instance, Recorded: &r.Recorded, Sizes: d.Features["size"]}, len(r.Changed), nil, nil
 }
 
 // generatorField names the first generator field ms sets, for an error.
@@ -348,7 +409,7 @@ func (monitorKind) Resolve(spec lab.Spec, d *dataset.Dataset) (lab.Spec, time.Du
 
 func (k monitorKind) Run(ctx context.Context, spec lab.Spec, d *dataset.Dataset, progress func(int)) (*lab.Result, error) {
 	ms := *spec.Monitor
-	data, _, tasks90, err := monitorData(d, ms)
+	data, _, g, err := monitorData(d, ms)
 	if err != nil {
 		return nil, err
 	}
@@ -356,7 +417,11 @@ func (k monitorKind) Run(ctx context.Context, spec lab.Spec, d *dataset.Dataset,
 	for i, p := range spec.Policies {
 		ids[i] = p.ID
 	}
-	rep, err := monitor.Run(data, monitor.Experiment{
+	run := func(x monitor.Experiment, seed uint64) (*monitor.Report, error) { return monitor.Run(data, x, seed) }
+	if g != nil {
+		run = g.run
+	}
+	rep, err := run(monitor.Experiment{
 		Policies: ids, Budget: spec.Budget, Repeats: spec.Repeats,
 		Tracking: ms.Tracking, Epochs: ms.Epochs, Reallocate: ms.Reallocate, Window: ms.Window, ChangeTimes: ms.ChangeTimes, Reestimate: ms.Reestimate,
 		Scheduler: ms.Scheduler, Monitors: ms.Monitors, Capacity: ms.Capacity,
@@ -383,7 +448,7 @@ func (k monitorKind) Run(ctx context.Context, spec lab.Spec, d *dataset.Dataset,
 		desc, _ := monitor.PolicyByID(pr.ID)
 		ps := spec.Policies[i]
 		out := lab.PolicyResult{ID: pr.ID, Label: ps.Label, Name: desc.Name, Oracle: desc.UsesRates && ms.Tracking == 0,
-			Params: ps.Params, Metrics: pr.Metrics, Series: pr.Series, Monitor: &lab.MonitorPolicyResult{Tasks: pr.Tasks}}
+			Params: ps.Params, Metrics: maps.Clone(pr.Metrics), Series: maps.Clone(pr.Series), Monitor: &lab.MonitorPolicyResult{Tasks: slices.Clone(pr.Tasks)}}
 		if out.Params == nil {
 			out.Params = param.Values{}
 		}
@@ -400,8 +465,8 @@ func (k monitorKind) Run(ctx context.Context, spec lab.Spec, d *dataset.Dataset,
 		out.SetFact(FactTotalInformation, rep.TotalInformation)
 		out.SetFact(FactAppendixARatio, rep.AppendixWeighted)
 		out.SetFact(FactAppendixARatioUniform, rep.AppendixUnweighted)
-		if tasks90 > 0 {
-			out.SetFact(FactRatio90, float64(tasks90)/rep.ExpectedChanges)
+		if g != nil && g.tasks90 > 0 {
+			out.SetFact(FactRatio90, float64(g.tasks90)/rep.ExpectedChanges)
 		}
 		res.Policies = append(res.Policies, out)
 	}
