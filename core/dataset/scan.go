@@ -18,6 +18,9 @@ type Capture struct {
 	// Changed is the row's change flag in a log with a changed column; in a
 	// log with a hash column it is false until MarkChanges compares digests.
 	Changed bool
+	// Start says the row of a change-event log records that tracking of
+	// the page began (ScanEventLog); a change row has Changed instead.
+	Start bool
 	// Hashed says the log has a hash column: the change is a new Digest.
 	Hashed bool
 	// Digest is the FNV-1a 64-bit hash of the row's content hash, in a log
