@@ -130,9 +130,9 @@ func TestScanEventLogOTA(t *testing.T) {
 func TestScanEventLogMalformed(t *testing.T) {
 	lines := strings.SplitAfter(goodEvents, "\n")
 	bad := map[int]string{ // line (1-based, in the log with them) → row
-		3:  "a,s1,yesterday,change\n",
-		6:  "c,s2,2024-01-02T06:00:00Z,\n",
-		9:  ",s1,2024-01-02T00:00:00Z,change\n",
+		3: "a,s1,yesterday,change\n",
+		6: "c,s2,2024-01-02T06:00:00Z,\n",
+		9: ",s1,2024-01-02T00:00:00Z,change\n",
 	}
 	var with []string
 	for i := 0; len(lines) > 0; i++ {
