@@ -130,8 +130,10 @@ func (w *EventWindow) page(evs []event, sum *EventLogSummary, mark func(c int, f
 // page's rows as ScanEventLog hands them on, in any order (rows of a kind
 // dropped, neither Start nor Changed, are passed over), and the page is
 // numbered 0. sum, when not nil, counts the page's change rows as
-// EventLogSummary does.
-func (w *EventWindow) History(cs []Capture, sum *EventLogSummary) Observation {
+// EventLogSummary does. It also returns when the page's tracking began,
+// unix nanoseconds: the crawler's first fetch, before the cycle boundaries
+// that end the observation's intervals.
+func (w *EventWindow) History(cs []Capture, sum *EventLogSummary) (Observation, int64) {
 	evs := make([]event, 0, len(cs))
 	for _, c := range cs {
 		switch {
@@ -149,14 +151,14 @@ func (w *EventWindow) History(cs []Capture, sum *EventLogSummary) Observation {
 		sum = &EventLogSummary{}
 	}
 	var cyc []int32
-	tracked, _ := w.page(evs, sum, func(c int, _ float64) { cyc = append(cyc, int32(c)) })
+	tracked, span := w.page(evs, sum, func(c int, _ float64) { cyc = append(cyc, int32(c)) })
 	unit := w.Cycle / 86400
 	s := tracked
 	if !(s > 0) {
 		s = 0
 	}
 	o, _, _ := observePage(0, min(s, float64(w.Cycles)), cyc, 1, w.Cycles, unit, nil, nil)
-	return o
+	return o, w.End - span
 }
 
 // observePage appends to lengths and seen what a crawler fetching page p

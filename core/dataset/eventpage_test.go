@@ -55,7 +55,7 @@ func scanEvents(t testing.TB, data []byte, opt EventLogOptions) (*scannedEvents,
 		return nil, err
 	}
 	for _, p := range s.order {
-		o := w.History(pages[p], &s.sum)
+		o, _ := w.History(pages[p], &s.sum)
 		s.obs[p] = o
 	}
 	return s, nil
