@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -222,46 +221,24 @@ func ScanEventLog(r io.Reader, opt EventLogOptions, each func(Capture) error, ba
 	er.src.strict()
 	er.dropped = make(map[string]int)
 	sc := &Scan{Format: FormatChangeEvents}
-	lastBad := 0 // the line of the last record the reader could not split
-	for {
-		rec, err := er.src.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var pe *ParseError
-			if !errors.As(err, &pe) || pe.Line <= lastBad {
-				return nil, err
-			}
-			lastBad = pe.Line
-			sc.Malformed++
-			bad(pe)
-			continue
-		}
+	err = er.scanRows(sc, each, bad, func(rec []string) (Capture, bool, error) {
 		id, t, kind, other, err := er.parse(rec)
 		var u, site string
 		if err == nil {
 			u, site, err = er.pageSite(rec, id)
 		}
 		if err != nil {
-			var pe *ParseError
-			if !errors.As(err, &pe) {
-				return nil, err
-			}
-			sc.Malformed++
-			bad(pe)
-			continue
+			return Capture{}, false, err
 		}
 		if kind == evOther {
 			er.drop(other)
 		}
 		line, _ := er.src.pos(er.colTime)
-		c := Capture{Page: strings.Clone(id), URL: u, Site: site, Time: t, Line: line,
-			Changed: kind == evChange, Start: kind == evStart}
-		if err := each(c); err != nil {
-			return nil, err
-		}
-		sc.Rows++
+		return Capture{Page: strings.Clone(id), URL: u, Site: site, Time: t, Line: line,
+			Changed: kind == evChange, Start: kind == evStart}, true, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(er.dropped) > 0 {
 		sc.Dropped = er.dropped

@@ -365,6 +365,17 @@ func (fn *scanFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 	return nil
 }
 
+// windowOnce sets *w, when nil, to the window of the files' scans: a
+// step's instance computes it once.
+func (o eventOpts) windowOnce(w **dataset.EventWindow, scans func(*FileScan) bool) error {
+	if *w != nil {
+		return nil
+	}
+	var err error
+	*w, err = o.window(collect(scans))
+	return err
+}
+
 // collect returns the files' scans a side input holds.
 func collect(scans func(*FileScan) bool) []FileScan {
 	var out []FileScan
@@ -406,12 +417,8 @@ func (fn *pageFn) ProcessElement(ctx context.Context, page string, iter func(*[]
 	}
 	var p PageRate
 	if fn.events() {
-		if fn.w == nil {
-			w, err := fn.window(collect(scans))
-			if err != nil {
-				return err
-			}
-			fn.w = w
+		if err := fn.windowOnce(&fn.w, scans); err != nil {
+			return err
 		}
 		p, _, _ = EstimateEvents(page, fn.buf, fn.w, est)
 	} else {
@@ -662,12 +669,8 @@ func (fn *sampleFn) ProcessElement(page string, iter func(*[]byte) bool, chosen 
 	}
 	fn.buf = gather(fn.buf[:0], page, iter)
 	if fn.events() {
-		if fn.w == nil {
-			w, err := fn.window(collect(scans))
-			if err != nil {
-				return err
-			}
-			fn.w = w
+		if err := fn.windowOnce(&fn.w, scans); err != nil {
+			return err
 		}
 		p, o, from := EstimateEvents(page, fn.buf, fn.w, estimate.MLE{})
 		fn.row = dataset.AppendCrawlRow(fn.row[:0], p.URL, p.Site, timeText(from), false)

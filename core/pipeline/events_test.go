@@ -5,7 +5,6 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -174,30 +173,7 @@ func TestPipelineEvents(t *testing.T) {
 				}
 			}
 
-			sf, err := os.ReadFile(filepath.Join(out, SampleFile))
-			if err != nil {
-				t.Fatal(err)
-			}
-			sd, ss, err := dataset.ReadCrawlLog(bytes.NewReader(sf), dataset.CrawlLogOptions{CycleLength: max(tc.opt.CycleLength, 86400)})
-			if err != nil {
-				t.Fatalf("reading the sample: %v\n%s", err, sf)
-			}
-			if n := min(3, len(want)); len(sd.Pages) != n || sum.Sample != n {
-				t.Fatalf("sample of %d pages (summary %d), want %d", len(sd.Pages), sum.Sample, n)
-			}
-			changes, crawls := 0, 0
-			for _, p := range sd.Pages {
-				for _, line := range got {
-					rec, _ := csv.NewReader(strings.NewReader(line)).Read()
-					if rec[0] == p.URL {
-						crawls += atoi(rec[5])
-						changes += atoi(rec[6])
-					}
-				}
-			}
-			if ss.Changes != changes || ss.Crawls != crawls {
-				t.Fatalf("sample: %d changes in %d crawls; the rates say %d in %d\n%s", ss.Changes, ss.Crawls, changes, crawls, sf)
-			}
+			checkSample(t, out, got, sum, max(tc.opt.CycleLength, 86400))
 		})
 	}
 }
