@@ -77,8 +77,9 @@ PIPELINE_INPUT  ?= datasets/example-captures.cdxj
 PIPELINE_FORMAT ?= cdxj
 PIPELINE_OUT    ?= bin/pipeline-out
 PIPELINE_SAMPLE ?= 1000
+PIPELINE_FLAGS  ?=
 pipeline:
-	$(GO) run ./wasm/beam -input '$(PIPELINE_INPUT)' -format $(PIPELINE_FORMAT) -output $(PIPELINE_OUT) -sample $(PIPELINE_SAMPLE)
+	$(GO) run ./wasm/beam -input '$(PIPELINE_INPUT)' -format $(PIPELINE_FORMAT) -output $(PIPELINE_OUT) -sample $(PIPELINE_SAMPLE) $(PIPELINE_FLAGS)
 
 # The site as one archive an instructor unpacks on any static host, at its
 # root or under a sub-path: every page, lesson and script, and the module

@@ -108,6 +108,7 @@ const (
 const (
 	evChange uint8 = iota
 	evStart
+	evOther // a kind dropped: never kept among the events
 )
 
 // event is one kept row of an event log: 16 bytes.
@@ -298,59 +299,65 @@ func (er *eventRead) parseHeader(rec []string, sum *EventLogSummary) error {
 	return nil
 }
 
-// row reads one event row.
-func (er *eventRead) row(rec []string) error {
+// parse reads one event row's page id, time and kind (with its name,
+// other, when it is a kind dropped). The id may share rec's buffer or
+// er.idBuf: the caller copies it to keep it.
+func (er *eventRead) parse(rec []string) (id string, t int64, kind uint8, other string, err error) {
 	if err := er.checkRow(rec, "event rows"); err != nil {
-		return err
+		return "", 0, 0, "", err
 	}
-	t, err := er.timeAt(rec, er.colTime)
-	if err != nil {
-		return err
+	if t, err = er.timeAt(rec, er.colTime); err != nil {
+		return "", 0, 0, "", err
 	}
-
-	kind := evChange
-	keep := true
+	kind = evChange
 	if er.colEvent >= 0 {
 		switch k := trim(rec[er.colEvent]); {
 		case strings.EqualFold(k, "change"):
 		case strings.EqualFold(k, "start"):
 			kind = evStart
 		case k == "":
-			return er.emptyError(er.colEvent, expectEvent)
+			return "", 0, 0, "", er.emptyError(er.colEvent, expectEvent)
 		default:
-			keep = false
-			er.drop(k)
+			kind, other = evOther, k
 		}
+	}
+	if er.ota {
+		service, doc := trim(rec[er.colService]), trim(rec[er.colDocType])
+		if service == "" {
+			return "", 0, 0, "", er.emptyError(er.colService, "a service name")
+		}
+		if doc == "" {
+			return "", 0, 0, "", er.emptyError(er.colDocType, "a document type")
+		}
+		er.idBuf = append(append(append(er.idBuf[:0], service...), " / "...), doc...)
+		return string(er.idBuf), t, kind, other, nil
+	}
+	if id = trim(rec[er.colPage]); id == "" {
+		return "", 0, 0, "", er.emptyError(er.colPage, "a page id")
+	}
+	return id, t, kind, other, nil
+}
+
+// row reads one event row.
+func (er *eventRead) row(rec []string) error {
+	id, t, kind, other, err := er.parse(rec)
+	if err != nil {
+		return err
+	}
+	keep := kind != evOther
+	if !keep {
+		er.drop(other)
 	}
 
 	// The page, and its site on first sight. Dropped rows name pages too:
 	// a page seen only in them is still a tracked page.
-	var p int32
-	var seen bool
-	if er.ota {
-		service, doc := trim(rec[er.colService]), trim(rec[er.colDocType])
-		if service == "" {
-			return er.emptyError(er.colService, "a service name")
+	p, seen := er.pageIndex[id]
+	if !seen {
+		if p, err = er.newPage(rec, id); err != nil {
+			return err
 		}
-		if doc == "" {
-			return er.emptyError(er.colDocType, "a document type")
-		}
-		er.idBuf = append(append(append(er.idBuf[:0], service...), " / "...), doc...)
-		if p, seen = er.pageIndex[string(er.idBuf)]; !seen {
-			if p, err = er.newPage(rec, string(er.idBuf)); err != nil {
-				return err
-			}
-		}
-	} else {
-		id := trim(rec[er.colPage])
-		if id == "" {
-			return er.emptyError(er.colPage, "a page id")
-		}
-		if p, seen = er.pageIndex[id]; !seen {
-			if p, err = er.newPage(rec, id); err != nil {
-				return err
-			}
-		} else if err := er.checkSite(rec, p); err != nil {
+	} else if !er.ota {
+		if err := er.checkSite(rec, p); err != nil {
 			return err
 		}
 	}
@@ -391,13 +398,8 @@ func (er *eventRead) build(opt EventLogOptions, sum *EventLogSummary) (*Dataset,
 	npages := len(er.pages)
 
 	// The window and the cycles.
-	t0, t1 := er.tmin, er.tmax
-	if !opt.Start.IsZero() {
-		t0 = opt.Start.UnixNano()
-	}
-	if !opt.End.IsZero() {
-		t1 = opt.End.UnixNano()
-	}
+	w, cycles64 := resolveWindow(opt, er.tmin, er.tmax)
+	t0, t1, L, Lns, mergeNs := w.Start, w.End, w.Cycle, w.CycleNs, w.Merge
 	if t1 <= t0 {
 		if opt.Start.IsZero() && opt.End.IsZero() {
 			return nil, nil, &ParseError{Line: er.headerLine,
@@ -407,17 +409,7 @@ func (er *eventRead) build(opt EventLogOptions, sum *EventLogSummary) (*Dataset,
 		return nil, nil, fmt.Errorf("dataset: event log: the window (%s, %s] is empty: set its start before its end",
 			formatNanos(t0), formatNanos(t1))
 	}
-	L := opt.CycleLength
-	if L == 0 {
-		L = defaultEventCycle
-		sum.CycleDefault = true
-	}
-	Lns := int64(math.Round(L * 1e9))
-	span := t1 - t0
-	cycles64 := span / Lns
-	if span%Lns != 0 {
-		cycles64++
-	}
+	sum.CycleDefault = w.CycleDefault
 	if cycles64 > int64(maxCrawlRounds) {
 		if opt.End.IsZero() {
 			return nil, nil, &ParseError{Line: er.lineMax, Column: er.colTime + 1, Field: er.header[er.colTime],
@@ -426,15 +418,7 @@ func (er *eventRead) build(opt EventLogOptions, sum *EventLogSummary) (*Dataset,
 		}
 		return nil, nil, fmt.Errorf("dataset: event log: the window spans %d cycles of %g s; at most %d", cycles64, L, maxCrawlRounds)
 	}
-	cycles := int(cycles64)
-
-	var mergeNs int64 = -1
-	switch {
-	case opt.Merge == 0:
-		mergeNs = defaultMerge * 1e9
-	case opt.Merge > 0:
-		mergeNs = int64(math.Round(opt.Merge * 1e9))
-	}
+	cycles := w.Cycles
 
 	// Group events by page (counting sort, keeping file order), then put
 	// each page's events in time order; stable, so equal times keep file
@@ -463,45 +447,12 @@ func (er *eventRead) build(opt EventLogOptions, sum *EventLogSummary) (*Dataset,
 		if !slices.IsSortedFunc(evs, func(a, b event) int { return cmp.Compare(a.t, b.t) }) {
 			slices.SortStableFunc(evs, func(a, b event) int { return cmp.Compare(a.t, b.t) })
 		}
-		// Tracking begins at the page's earliest start event inside the
-		// window, else at the window's start.
-		from := t0
-		for _, e := range evs {
-			if e.kind == evStart {
-				from = min(max(e.t, t0), t1)
-				break
-			}
-		}
-		tracked[p] = cyclesAfter(from-t0, Lns)
-		trackedNs += float64(t1 - from)
-
-		var anchor int64
-		haveAnchor := false
-		last := -1 // last cycle marked for p
-		for _, e := range evs {
-			if e.kind != evChange {
-				continue
-			}
-			if e.t <= from || e.t > t1 {
-				sum.Outside++
-				continue
-			}
-			if haveAnchor && mergeNs >= 0 && e.t-anchor < mergeNs {
-				sum.Merged++
-				continue
-			}
-			anchor, haveAnchor = e.t, true
-			sum.Changes++
-			d := e.t - t0 // in (0, span]
-			c := int((d - 1) / Lns)
-			if c == last {
-				continue
-			}
-			last = c
+		var ns int64
+		tracked[p], ns = w.page(evs, sum, func(c int, at float64) {
 			changed[c] = append(changed[c], int32(p))
-			first[c] = append(first[c], cyclesAfter(d, Lns))
-			sum.ChangedCycles++
-		}
+			first[c] = append(first[c], at)
+		})
+		trackedNs += float64(ns)
 	}
 
 	d := &Dataset{
@@ -649,31 +600,7 @@ func Observe(d *Dataset, k int) ([]Observation, error) {
 
 	obs := make([]Observation, n)
 	for p := range n {
-		s := from(p)
-		cs := cyc[start[p]:start[p+1]]
-		i := 0
-		for i < len(cs) && int(cs[i]) < int(s) { // changes before tracking (none in event logs)
-			i++
-		}
-		o := Observation{Page: int32(p), Changes: len(cs) - i, Span: (float64(N) - s) * unit}
-		if o.Span > 0 {
-			o.Rate = float64(o.Changes) / o.Span
-		}
-		j0 := len(lengths)
-		a := s
-		for b := firstFetch(s, k); b <= N; b += k {
-			hit := false
-			for i < len(cs) && int(cs[i]) < b {
-				hit = true
-				i++
-			}
-			lengths = append(lengths, (float64(b)-a)*unit)
-			seen = append(seen, hit)
-			a = float64(b)
-		}
-		o.Intervals, o.Changed = lengths[j0:len(lengths):len(lengths)], seen[j0:len(seen):len(seen)]
-		o.AfterLast = len(cs) - i
-		obs[p] = o
+		obs[p], lengths, seen = observePage(int32(p), from(p), cyc[start[p]:start[p+1]], k, N, unit, lengths, seen)
 	}
 	return obs, nil
 }

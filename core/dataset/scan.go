@@ -18,6 +18,9 @@ type Capture struct {
 	// Changed is the row's change flag in a log with a changed column; in a
 	// log with a hash column it is false until MarkChanges compares digests.
 	Changed bool
+	// Start says the row of a change-event log records that tracking of
+	// the page began (ScanEventLog); a change row has Changed instead.
+	Start bool
 	// Hashed says the log has a hash column: the change is a new Digest.
 	Hashed bool
 	// Digest is the FNV-1a 64-bit hash of the row's content hash, in a log
@@ -63,24 +66,7 @@ func ScanCrawlLog(r io.Reader, opt CrawlLogOptions, each func(Capture) error, ba
 	lr.src.strict()
 	lr.dropped = make(map[string]int)
 	sc := &Scan{Format: lr.format, UseHash: lr.useHash}
-	lastBad := 0 // the line of the last record the reader could not split
-	for {
-		rec, err := lr.src.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			// A record the reader could not split is skipped like a bad
-			// row, as long as the reader moves past it.
-			var pe *ParseError
-			if !errors.As(err, &pe) || pe.Line <= lastBad {
-				return nil, err
-			}
-			lastBad = pe.Line
-			sc.Malformed++
-			bad(pe)
-			continue
-		}
+	err = lr.scanRows(sc, each, bad, func(rec []string) (Capture, bool, error) {
 		c, why, err := lr.parseRow(rec)
 		var u, site string
 		if err == nil && why == "" {
@@ -89,20 +75,15 @@ func ScanCrawlLog(r io.Reader, opt CrawlLogOptions, each func(Capture) error, ba
 		switch {
 		case why != "":
 			lr.drop(why)
+			return Capture{}, false, nil
 		case err != nil:
-			var pe *ParseError
-			if !errors.As(err, &pe) {
-				return nil, err
-			}
-			sc.Malformed++
-			bad(pe)
-		default:
-			line, _ := lr.src.pos(lr.colTime)
-			if err := each(Capture{Page: strings.Clone(c.id), URL: u, Site: site, Time: c.t, Changed: c.changed, Hashed: lr.useHash, Digest: c.h, Line: line}); err != nil {
-				return nil, err
-			}
-			sc.Rows++
+			return Capture{}, false, err
 		}
+		line, _ := lr.src.pos(lr.colTime)
+		return Capture{Page: strings.Clone(c.id), URL: u, Site: site, Time: c.t, Changed: c.changed, Hashed: lr.useHash, Digest: c.h, Line: line}, true, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(lr.dropped) > 0 {
 		sc.Dropped = lr.dropped
@@ -111,6 +92,47 @@ func ScanCrawlLog(r io.Reader, opt CrawlLogOptions, each func(Capture) error, ba
 		opt.Progress(lr.in.consumed())
 	}
 	return sc, nil
+}
+
+// scanRows reads the rows after the header with row, which returns the
+// row's capture and whether to hand it on to each. A row that row refuses
+// with a *ParseError is counted as malformed, goes to bad and the scan goes
+// on, as does a record the reader could not split, as long as the reader
+// moves past it; any other error, or one each returns, ends the scan.
+func (lr *logRead) scanRows(sc *Scan, each func(Capture) error, bad func(*ParseError), row func(rec []string) (Capture, bool, error)) error {
+	lastBad := 0 // the line of the last record the reader could not split
+	for {
+		rec, err := lr.src.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Line <= lastBad {
+				return err
+			}
+			lastBad = pe.Line
+			sc.Malformed++
+			bad(pe)
+			continue
+		}
+		c, ok, err := row(rec)
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				return err
+			}
+			sc.Malformed++
+			bad(pe)
+			continue
+		}
+		if ok {
+			if err := each(c); err != nil {
+				return err
+			}
+			sc.Rows++
+		}
+	}
 }
 
 // SortCaptures puts one page's captures in time order, ties in the order

@@ -34,6 +34,8 @@ const (
 	batchChanged = 1 << iota
 	batchHashed
 	batchNames // the URL and site follow: they differ from the previous capture's
+	batchStart // a change-event log's start row
+	batchFlags = batchChanged | batchHashed | batchNames | batchStart
 )
 
 // Add appends c to the batch. Every capture of a batch is taken to have
@@ -49,6 +51,9 @@ func (b *Batch) Add(c dataset.Capture) {
 	}
 	if c.Hashed {
 		f |= batchHashed
+	}
+	if c.Start {
+		f |= batchStart
 	}
 	if !b.namesValid || c.URL != b.url || c.Site != b.site {
 		f |= batchNames
@@ -90,7 +95,7 @@ func DecodeBatch(dst []dataset.Capture, page string, p []byte) ([]dataset.Captur
 		f := d.byte()
 		t += d.varint()
 		line += int(d.varint())
-		c := dataset.Capture{Page: page, File: file, Time: t, Line: line, Changed: f&batchChanged != 0, Hashed: f&batchHashed != 0}
+		c := dataset.Capture{Page: page, File: file, Time: t, Line: line, Changed: f&batchChanged != 0, Hashed: f&batchHashed != 0, Start: f&batchStart != 0}
 		if c.Hashed {
 			c.Digest = d.uint64()
 		}
@@ -149,8 +154,8 @@ func (d *batchDecoder) byte() byte {
 		return 0
 	}
 	b := d.p[0]
-	if b&^(batchChanged|batchHashed|batchNames) != 0 {
-		d.fail("flags below 8")
+	if b&^batchFlags != 0 {
+		d.fail(fmt.Sprintf("flags below %d", batchFlags+1))
 	}
 	d.p, d.off = d.p[1:], d.off+1
 	return b

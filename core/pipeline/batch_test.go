@@ -28,6 +28,11 @@ func TestBatchRoundTrip(t *testing.T) {
 			{Page: page, URL: "https://a.example/1", Site: "a.example", Time: 1_700_000_000e9, Line: 9, File: 1 << 63, Hashed: true, Digest: 1<<64 - 1},
 			{Page: page, URL: "https://a.example/1", Site: "a.example", Time: 1_600_000_000e9, Line: 3, File: 1 << 63, Hashed: true, Changed: true},
 		}},
+		{"event rows: start, change, a kind dropped", []dataset.Capture{
+			{Page: page, URL: page, Site: "s", Time: 10, Line: 2, Start: true},
+			{Page: page, URL: page, Site: "s", Time: 20, Line: 3, Changed: true},
+			{Page: page, URL: page, Site: "s", Time: 30, Line: 4},
+		}},
 		{"names change within the batch", []dataset.Capture{
 			{Page: page, URL: "https://a.example/1", Site: "a.example", Time: -5, Line: 1},
 			{Page: page, URL: "https://a.example/1", Site: "b.example", Time: 5, Line: 2, Changed: true},

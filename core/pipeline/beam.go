@@ -32,8 +32,15 @@ type Options struct {
 	// in parallel, each whole; gzip is recognised by its first bytes.
 	Inputs []string
 	// Format is the files' format: dataset.FormatCrawlLog (the default),
-	// FormatCDX, FormatCDXJ or FormatJSONL (Common Crawl's index).
+	// FormatCDX, FormatCDXJ or FormatJSONL (Common Crawl's index), or
+	// FormatChangeEvents (a change-event log, in either of its layouts,
+	// as an upload reads it: dataset.ReadEventLog).
 	Format string
+	// CycleLength and Merge are a change-event log's cycle length and
+	// merge window in seconds, as dataset.EventLogOptions has them (0: one
+	// day and one hour). The window is the log's earliest and latest row,
+	// over all files.
+	CycleLength, Merge float64
 	// Sep and Columns are the CSV separator and column map, as for an
 	// upload (dataset.Layout).
 	Sep     rune
@@ -98,6 +105,11 @@ type FileScan struct {
 	Dropped   map[string]int `json:"dropped,omitempty"`
 	Malformed int            `json:"malformed"`
 	Error     string         `json:"error,omitempty"` // a fault of the file as a whole: nothing after it was read
+	// First and Last are the earliest and latest times of the rows handed
+	// on, unix nanoseconds: a change-event log's window is theirs over all
+	// files.
+	First int64 `json:"first,omitempty"`
+	Last  int64 `json:"last,omitempty"`
 }
 
 // Summary is summary.json: what the run read and the distribution of the
@@ -118,7 +130,9 @@ type Summary struct {
 	Quantiles  map[string]float64 `json:"rateQuantiles"` // p10 … p90 of the pages' rates, changes per day (RateHist.Quantile)
 	Histogram  []Bin              `json:"rateHistogram"`
 	Sample     int                `json:"samplePages"`
-	Outputs    map[string]string  `json:"outputs"`
+	// Window is a change-event log's window and cycles, in words.
+	Window  string            `json:"window,omitempty"`
+	Outputs map[string]string `json:"outputs"`
 }
 
 func init() {
@@ -126,7 +140,7 @@ func init() {
 	register.Emitter2[string, []byte]()
 	register.Emitter1[BadRow]()
 	register.Emitter1[FileScan]()
-	register.DoFn4x0[context.Context, string, func(*[]byte) bool, func(PageRate)](&pageFn{})
+	register.DoFn5x1[context.Context, string, func(*[]byte) bool, func(*FileScan) bool, func(PageRate), error](&pageFn{})
 	register.Iter1[[]byte]()
 	register.Emitter1[PageRate]()
 	register.Function2x0[PageRate, func(string, PageRate)](bySite)
@@ -141,7 +155,7 @@ func init() {
 	register.Combiner2[Candidates, Candidate](&smallestFn{})
 	register.DoFn4x0[string, Candidates, Sizes, func(string, int)](&chooseFn{})
 	register.Emitter2[string, int]()
-	register.DoFn4x0[string, func(*[]byte) bool, func(string) func(*int) bool, func(string)](&sampleFn{})
+	register.DoFn5x1[string, func(*[]byte) bool, func(string) func(*int) bool, func(*FileScan) bool, func(string), error](&sampleFn{})
 	register.Iter1[int]()
 	register.Emitter1[string]()
 	register.DoFn3x1[context.Context, int, func(*string) bool, error](&writeFn{})
@@ -171,10 +185,12 @@ func Build(s beam.Scope, opt Options) {
 		matched = append(matched, fileio.MatchFiles(s.Scope("match"), in, fileio.MatchEmptyAllowIfWildcard()))
 	}
 	files := fileio.ReadMatches(s, beam.Flatten(s, matched...), fileio.ReadUncompressed(), fileio.ReadDirectorySkip())
-	captures, bad, scans := beam.ParDo3(s.Scope("read"), &scanFn{Format: opt.Format, Sep: opt.Sep, Columns: opt.Columns, Examples: opt.Examples, Batched: opt.Batched}, files)
+	ev := eventOpts{Format: opt.Format, CycleLength: opt.CycleLength, Merge: opt.Merge}
+	captures, bad, scans := beam.ParDo3(s.Scope("read"), &scanFn{eventOpts: ev, Sep: opt.Sep, Columns: opt.Columns, Examples: opt.Examples, Batched: opt.Batched}, files)
 
 	pages := beam.GroupByKey(s, captures)
-	rates := beam.ParDo(s.Scope("estimate"), &pageFn{Prior: opt.Prior, Changed: opt.PriorChanged, Unchanged: opt.PriorUnchanged}, pages)
+	rates := beam.ParDo(s.Scope("estimate"), &pageFn{eventOpts: ev, Prior: opt.Prior, Changed: opt.PriorChanged, Unchanged: opt.PriorUnchanged}, pages,
+		beam.SideInput{Input: scans})
 
 	write := func(name, file, header string, lines beam.PCollection) {
 		s := s.Scope(name)
@@ -191,7 +207,7 @@ func Build(s beam.Scope, opt Options) {
 		sizes := beam.Combine(s, &sizesFn{}, beam.DropKey(s, sites))
 		cands := beam.CombinePerKey(s, &smallestFn{N: opt.Sample}, beam.ParDo(s, &candidateFn{Seed: opt.Seed}, rates))
 		chosen := beam.ParDo(s, &chooseFn{N: opt.Sample}, cands, beam.SideInput{Input: sizes})
-		lines := beam.ParDo(s, &sampleFn{}, pages, beam.SideInput{Input: chosen})
+		lines := beam.ParDo(s, &sampleFn{eventOpts: ev}, pages, beam.SideInput{Input: chosen}, beam.SideInput{Input: scans})
 		write("write sample", SampleFile, dataset.CrawlLogHeader, lines)
 		nsample = beam.Combine(s, &countFn{}, beam.ParDo(s, one, beam.DropValue(s, chosen)))
 	}
@@ -211,9 +227,46 @@ func OutputPath(dir, file string) string {
 	return path.Join(dir, file)
 }
 
-// scanFn reads one file with dataset.ScanCrawlLog.
+// eventOpts are what the steps that read or cut a change-event log share:
+// the format, and the cycle length and merge window.
+type eventOpts struct {
+	Format             string
+	CycleLength, Merge float64
+}
+
+// events says whether the input is a change-event log.
+func (o eventOpts) events() bool { return o.Format == dataset.FormatChangeEvents }
+
+// window is a change-event log's window: the earliest and latest rows of
+// the files read, cut as dataset.ReadEventLog cuts it.
+func (o eventOpts) window(files []FileScan) (*dataset.EventWindow, error) {
+	var tmin, tmax int64
+	seen := false
+	for _, fs := range files {
+		if fs.Captures > 0 {
+			if !seen || fs.First < tmin {
+				tmin = fs.First
+			}
+			if !seen || fs.Last > tmax {
+				tmax = fs.Last
+			}
+			seen = true
+		}
+	}
+	if !seen {
+		return nil, fmt.Errorf("pipeline: change-event log: no rows read")
+	}
+	w, err := dataset.NewEventWindow(dataset.EventLogOptions{CycleLength: o.CycleLength, Merge: o.Merge}, tmin, tmax)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: %w", err)
+	}
+	return &w, nil
+}
+
+// scanFn reads one file with dataset.ScanCrawlLog, or a change-event log
+// with dataset.ScanEventLog.
 type scanFn struct {
-	Format   string
+	eventOpts
 	Sep      rune
 	Columns  map[string]string
 	Examples int
@@ -261,26 +314,40 @@ func (fn *scanFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 		countCaptures.Inc(ctx, int64(held))
 		held = 0
 	}
-	sc, err := dataset.ScanCrawlLog(bufio.NewReaderSize(rc, 1<<20), dataset.CrawlLogOptions{Format: fn.Format, Layout: dataset.Layout{Sep: fn.Sep, Columns: fn.Columns}},
-		func(c dataset.Capture) error {
-			c.File = fileKey
-			b := batches[c.Page]
-			if b == nil {
-				b = &Batch{}
-				batches[c.Page] = b
-			}
-			b.Add(c)
-			if held++; held >= fn.Batched || len(batches) >= MaxBatchPages {
-				flush()
-			}
-			return nil
-		},
-		func(pe *dataset.ParseError) {
-			countBad.Inc(ctx, 1)
-			if fs.Malformed++; fs.Malformed <= fn.Examples {
-				bad(BadRow{File: name, Line: pe.Line, Column: pe.Column, Error: pe.Error()})
-			}
-		})
+	each := func(c dataset.Capture) error {
+		c.File = fileKey
+		if fs.Captures == 0 || c.Time < fs.First {
+			fs.First = c.Time
+		}
+		if fs.Captures == 0 || c.Time > fs.Last {
+			fs.Last = c.Time
+		}
+		fs.Captures++
+		b := batches[c.Page]
+		if b == nil {
+			b = &Batch{}
+			batches[c.Page] = b
+		}
+		b.Add(c)
+		if held++; held >= fn.Batched || len(batches) >= MaxBatchPages {
+			flush()
+		}
+		return nil
+	}
+	onBad := func(pe *dataset.ParseError) {
+		countBad.Inc(ctx, 1)
+		if fs.Malformed++; fs.Malformed <= fn.Examples {
+			bad(BadRow{File: name, Line: pe.Line, Column: pe.Column, Error: pe.Error()})
+		}
+	}
+	in := bufio.NewReaderSize(rc, 1<<20)
+	layout := dataset.Layout{Sep: fn.Sep, Columns: fn.Columns}
+	var sc *dataset.Scan
+	if fn.events() {
+		sc, err = dataset.ScanEventLog(in, dataset.EventLogOptions{Layout: layout, CycleLength: fn.CycleLength, Merge: fn.Merge}, each, onBad)
+	} else {
+		sc, err = dataset.ScanCrawlLog(in, dataset.CrawlLogOptions{Format: fn.Format, Layout: layout}, each, onBad)
+	}
 	flush()
 	if err != nil {
 		// A fault of the file as a whole (its header, its encoding): it is
@@ -298,6 +365,28 @@ func (fn *scanFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 	return nil
 }
 
+// windowOnce sets *w, when nil, to the window of the files' scans: a
+// step's instance computes it once.
+func (o eventOpts) windowOnce(w **dataset.EventWindow, scans func(*FileScan) bool) error {
+	if *w != nil {
+		return nil
+	}
+	var err error
+	*w, err = o.window(collect(scans))
+	return err
+}
+
+// collect returns the files' scans a side input holds.
+func collect(scans func(*FileScan) bool) []FileScan {
+	var out []FileScan
+	var fs FileScan
+	for scans(&fs) {
+		out = append(out, fs)
+		fs = FileScan{}
+	}
+	return out
+}
+
 // gather appends a page's batches to buf, each capture with its page id.
 func gather(buf []dataset.Capture, page string, iter func(*[]byte) bool) []dataset.Capture {
 	var b []byte
@@ -310,23 +399,35 @@ func gather(buf []dataset.Capture, page string, iter func(*[]byte) bool) []datas
 	return buf
 }
 
-// pageFn estimates one page's rate from its captures.
+// pageFn estimates one page's rate from its captures, or from its rows of
+// a change-event log and the log's window (from the files' scans).
 type pageFn struct {
+	eventOpts
 	Prior              bool
 	Changed, Unchanged float64
 	buf                []dataset.Capture
+	w                  *dataset.EventWindow
 }
 
-func (fn *pageFn) ProcessElement(ctx context.Context, page string, iter func(*[]byte) bool, emit func(PageRate)) {
+func (fn *pageFn) ProcessElement(ctx context.Context, page string, iter func(*[]byte) bool, scans func(*FileScan) bool, emit func(PageRate)) error {
 	fn.buf = gather(fn.buf[:0], page, iter)
 	var est estimate.Estimator = estimate.MLE{}
 	if fn.Prior {
 		est = estimate.PseudoMLE{Changed: fn.Changed, Unchanged: fn.Unchanged}
 	}
-	p, _ := Estimate(page, fn.buf, est)
+	var p PageRate
+	if fn.events() {
+		if err := fn.windowOnce(&fn.w, scans); err != nil {
+			return err
+		}
+		p, _, _ = EstimateEvents(page, fn.buf, fn.w, est)
+	} else {
+		p, _ = Estimate(page, fn.buf, est)
+	}
 	countURLs.Inc(ctx, 1)
 	countChanges.Inc(ctx, int64(p.Changes))
 	emit(p)
+	return nil
 }
 
 func bySite(p PageRate, emit func(string, PageRate)) { emit(p.Site, p) }
@@ -411,8 +512,7 @@ func (fn *summaryFn) ProcessElement(ctx context.Context, t Totals, scans func(*F
 	if opt.Sample > 0 {
 		sum.Outputs["sample"] = OutputPath(opt.Output, SampleFile)
 	}
-	var fs FileScan
-	for scans(&fs) {
+	for _, fs := range collect(scans) {
 		sum.Files = append(sum.Files, fs)
 		sum.Malformed += fs.Malformed
 		for k, v := range fs.Dropped {
@@ -421,7 +521,17 @@ func (fn *summaryFn) ProcessElement(ctx context.Context, t Totals, scans func(*F
 			}
 			sum.Dropped[k] += v
 		}
-		fs = FileScan{}
+	}
+	if ev := (eventOpts{Format: opt.Format, CycleLength: opt.CycleLength, Merge: opt.Merge}); ev.events() {
+		w, err := ev.window(sum.Files)
+		if err != nil {
+			return err
+		}
+		merge := "no merging"
+		if w.Merge >= 0 {
+			merge = fmt.Sprintf("changes merged within %g s", float64(w.Merge)/1e9)
+		}
+		sum.Window = fmt.Sprintf("(%s, %s], %d cycles of %g s, %s", timeText(w.Start), timeText(w.End), w.Cycles, w.Cycle, merge)
 	}
 	slices.SortFunc(sum.Files, func(a, b FileScan) int { return cmp.Compare(a.File, b.File) })
 	var b BadRow
@@ -542,18 +652,37 @@ func (fn *chooseFn) ProcessElement(site string, c Candidates, sizes Sizes, emit 
 }
 
 // sampleFn writes the crawl-log rows of the pages chosen for the sample:
-// each page's history as History gives it.
+// each page's history as History gives it; a page of a change-event log as
+// a crawler fetching it every cycle would have seen it (EstimateEvents):
+// once when its tracking began, then at each cycle boundary.
 type sampleFn struct {
+	eventOpts
 	buf []dataset.Capture
 	row []byte
+	w   *dataset.EventWindow
 }
 
-func (fn *sampleFn) ProcessElement(page string, iter func(*[]byte) bool, chosen func(string) func(*int) bool, emit func(string)) {
+func (fn *sampleFn) ProcessElement(page string, iter func(*[]byte) bool, chosen func(string) func(*int) bool, scans func(*FileScan) bool, emit func(string)) error {
 	var k int
 	if !chosen(page)(&k) {
-		return
+		return nil
 	}
 	fn.buf = gather(fn.buf[:0], page, iter)
+	if fn.events() {
+		if err := fn.windowOnce(&fn.w, scans); err != nil {
+			return err
+		}
+		p, o, from := EstimateEvents(page, fn.buf, fn.w, estimate.MLE{})
+		fn.row = dataset.AppendCrawlRow(fn.row[:0], p.URL, p.Site, timeText(from), false)
+		emit(string(fn.row))
+		b := fn.w.Cycles - len(o.Intervals)
+		for j, changed := range o.Changed {
+			t := fn.w.Start + int64(b+j+1)*fn.w.CycleNs
+			fn.row = dataset.AppendCrawlRow(fn.row[:0], p.URL, p.Site, timeText(t), changed)
+			emit(string(fn.row))
+		}
+		return nil
+	}
 	obs := History(fn.buf)
 	u, site := fn.buf[0].URL, fn.buf[0].Site
 	fn.row = dataset.AppendCrawlRow(fn.row[:0], u, site, timeText(fn.buf[0].Time), false)
@@ -562,6 +691,7 @@ func (fn *sampleFn) ProcessElement(page string, iter func(*[]byte) bool, chosen 
 		fn.row = dataset.AppendCrawlRow(fn.row[:0], u, site, timeText(o.Time), o.Changed)
 		emit(string(fn.row))
 	}
+	return nil
 }
 
 // timeText is t, unix nanoseconds, in RFC 3339.

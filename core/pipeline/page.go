@@ -83,22 +83,47 @@ func History(vs []dataset.Capture) []Observation {
 // visit's.
 func Estimate(page string, vs []dataset.Capture, est estimate.Estimator) (PageRate, []Observation) {
 	obs := History(vs)
-	var h estimate.History
 	p := PageRate{Page: page, URL: vs[0].URL, Site: vs[0].Site, Captures: len(vs),
-		Observations: len(obs), First: vs[0].Time, Last: vs[len(vs)-1].Time}
+		First: vs[0].Time, Last: vs[len(vs)-1].Time}
+	var h estimate.History
 	for _, o := range obs {
 		_ = h.Add(o.Days, o.Changed) // History keeps every interval within bounds
-		if o.Changed {
-			p.Changes++
-		}
 	}
-	r := est.Estimate(&h)
-	p.Rate = r.Rate
-	if e := (estimate.MLE{}).Estimate(&h).Edge; e != estimate.None {
+	p.rate(&h, est)
+	return p, obs
+}
+
+// EstimateEvents sums up a page of a change-event log from its rows (as
+// dataset.ScanEventLog hands them on) and the log's window: its history as
+// the lab's upload path computes it (dataset.ReadEventLog, then
+// dataset.Observe with every cycle observed, as w.History does), its rate
+// by est over those intervals, and the likelihood-ratio interval. First
+// and Last are the page's earliest and latest rows; the URL and site are
+// the earliest row's. vs is reordered.
+func EstimateEvents(page string, vs []dataset.Capture, w *dataset.EventWindow, est estimate.Estimator) (PageRate, dataset.Observation, int64) {
+	dataset.SortCaptures(vs, func(a, b *dataset.Capture) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
+	})
+	o, from := w.History(vs, nil)
+	p := PageRate{Page: page, URL: vs[0].URL, Site: vs[0].Site, Captures: len(vs),
+		First: vs[0].Time, Last: vs[len(vs)-1].Time}
+	var h estimate.History
+	for j, d := range o.Intervals {
+		_ = h.Add(d, o.Changed[j]) // as the lab adds them, leaving out an interval too short
+	}
+	p.rate(&h, est)
+	return p, o, from
+}
+
+// rate sets p's observations and changes from h, its rate by est, the
+// MLE's edge case and the likelihood-ratio interval.
+func (p *PageRate) rate(h *estimate.History, est estimate.Estimator) {
+	p.Observations, p.Changes = h.Len(), h.Changes()
+	p.Rate = est.Estimate(h).Rate
+	if e := (estimate.MLE{}).Estimate(h).Edge; e != estimate.None {
 		p.Edge = e.String()
 	}
-	p.Low, p.High = estimate.LikelihoodInterval(&h)
-	return p, obs
+	p.Low, p.High = estimate.LikelihoodInterval(h)
 }
 
 // Allocate shares n sample pages among sites in proportion to their pages

@@ -240,35 +240,40 @@ func TestPipelineExamples(t *testing.T) {
 			if err != nil || len(rd.Pages) != len(want) {
 				t.Fatalf("reading the rates: %v", err)
 			}
-			sf, err := os.ReadFile(filepath.Join(out, SampleFile))
-			if err != nil {
-				t.Fatal(err)
-			}
-			sd, ss, err := dataset.ReadCrawlLog(bytes.NewReader(sf), dataset.CrawlLogOptions{CycleLength: 86400})
-			if err != nil {
-				t.Fatalf("reading the sample: %v\n%s", err, sf)
-			}
-			if n := min(3, len(want)); len(sd.Pages) != n || sum.Sample != n {
-				t.Fatalf("sample of %d pages (summary %d), want %d", len(sd.Pages), sum.Sample, n)
-			}
-			// The sample's histories are the pages' own: its changes and
-			// crawls are those of the same pages in the rates file.
-			changes, crawls := 0, 0
-			for _, p := range sd.Pages {
-				for _, line := range got {
-					rec, _ := csv.NewReader(strings.NewReader(line)).Read()
-					if rec[0] == p.URL {
-						var o, c int
-						o, c = atoi(rec[5]), atoi(rec[6])
-						crawls += o
-						changes += c
-					}
-				}
-			}
-			if ss.Changes != changes || ss.Crawls != crawls {
-				t.Fatalf("sample: %d changes in %d crawls; the rates say %d in %d", ss.Changes, ss.Crawls, changes, crawls)
-			}
+			checkSample(t, out, got, sum, 86400)
 		})
+	}
+}
+
+// checkSample checks that the sample (SampleFile in out) opens as a crawl
+// log with cycles of the given length, holds min(3, pages) pages as the
+// summary says, and that its changes and crawls are those of the same
+// pages in the rates file's lines.
+func checkSample(t *testing.T, out string, rates []string, sum Summary, cycle float64) {
+	t.Helper()
+	sf, err := os.ReadFile(filepath.Join(out, SampleFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sd, ss, err := dataset.ReadCrawlLog(bytes.NewReader(sf), dataset.CrawlLogOptions{CycleLength: cycle})
+	if err != nil {
+		t.Fatalf("reading the sample: %v\n%s", err, sf)
+	}
+	if n := min(3, len(rates)); len(sd.Pages) != n || sum.Sample != n {
+		t.Fatalf("sample of %d pages (summary %d), want %d", len(sd.Pages), sum.Sample, n)
+	}
+	changes, crawls := 0, 0
+	for _, p := range sd.Pages {
+		for _, line := range rates {
+			rec, _ := csv.NewReader(strings.NewReader(line)).Read()
+			if rec[0] == p.URL {
+				crawls += atoi(rec[5])
+				changes += atoi(rec[6])
+			}
+		}
+	}
+	if ss.Changes != changes || ss.Crawls != crawls {
+		t.Fatalf("sample: %d changes in %d crawls; the rates say %d in %d\n%s", ss.Changes, ss.Crawls, changes, crawls, sf)
 	}
 }
 

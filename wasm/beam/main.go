@@ -29,7 +29,9 @@ import (
 func main() {
 	var opt pipeline.Options
 	inputs := flag.String("input", "", "file patterns, comma-separated (globs such as 'cc-index/cdx-00*.gz'; gs:// on Dataflow)")
-	flag.StringVar(&opt.Format, "format", dataset.FormatCrawlLog, "the files' format: crawl-log, cdx, cdxj or jsonl")
+	flag.StringVar(&opt.Format, "format", dataset.FormatCrawlLog, "the files' format: crawl-log, cdx, cdxj, jsonl or change-events (a change-event log, Open Terms Archive's layout included)")
+	flag.Float64Var(&opt.CycleLength, "cycle", 0, "change-events: the cycle length in seconds (0: one day)")
+	flag.Float64Var(&opt.Merge, "merge", 0, "change-events: changes of a page less than this many seconds apart count once (0: one hour; negative: none)")
 	sep := flag.String("sep", "", "the CSV separator of a crawl log: one character, or tab")
 	columns := flag.String("columns", "", "a column map, as for an upload: page=url,time=crawled_at,...")
 	flag.BoolVar(&opt.Prior, "prior", false, "estimate with two pseudo-intervals (Kolobov et al.'s prior) instead of the plain MLE")
