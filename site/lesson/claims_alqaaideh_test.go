@@ -87,7 +87,9 @@ func TestClaimsAdaptiveSampling(t *testing.T) {
 			}
 		})
 	}
-	cr := func(res *lab.Result, key string) stat.Summary { return policyOf(t, res, key).Metric(lab.MetricChangeRatio) }
+	cr := func(res *lab.Result, key string) stat.Summary {
+		return policyOf(t, res, key).Metric(lab.MetricChangeRatio)
+	}
 	gain := func(res *lab.Result) stat.Summary {
 		a, g := cr(res, "site-adaptive"), cr(res, "site-greedy")
 		return stat.Summary{Mean: a.Mean - g.Mean, SD: math.Hypot(a.SD, g.SD), N: a.N}
