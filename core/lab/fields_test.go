@@ -224,11 +224,11 @@ func TestFieldSet(t *testing.T) {
 	}
 	// A pointer member (schedule.warmup) and a choice.
 	out = set(schedule, "schedule.warmup", 3.0)
-	if out.Schedule == nil || out.Schedule.Warmup == nil || *out.Schedule.Warmup != 3 || schedule.Schedule != nil {
-		t.Errorf("schedule.warmup = 3: copy %+v, original %+v", out.Schedule, schedule.Schedule)
+	if s := schedulekind.SpecOf(out); s == nil || s.Warmup == nil || *s.Warmup != 3 || schedulekind.SpecOf(schedule) != nil {
+		t.Errorf("schedule.warmup = 3: copy %+v, original %+v", s, schedulekind.SpecOf(schedule))
 	}
-	if out = set(schedule, "schedule.rates", estimatekind.EstMLE); out.Schedule.Rates != estimatekind.EstMLE {
-		t.Errorf("schedule.rates = %s: %q", estimatekind.EstMLE, out.Schedule.Rates)
+	if out = set(schedule, "schedule.rates", estimatekind.EstMLE); schedulekind.SpecOf(out).Rates != estimatekind.EstMLE {
+		t.Errorf("schedule.rates = %s: %q", estimatekind.EstMLE, schedulekind.SpecOf(out).Rates)
 	}
 
 	// Values of the wrong kind for the member.

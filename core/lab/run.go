@@ -34,9 +34,10 @@ type Result struct {
 	Policies []PolicyResult `json:"policies"`
 	// Sweep holds the runs at each value of the spec's sweep, if it has one.
 	Sweep *SweepResult `json:"sweep,omitempty"`
-	// Schedule describes a schedule run's truth (schedule kind only,
-	// core/schedule/schedulekind).
-	Schedule *ScheduleResult `json:"schedule,omitempty"`
+	// Sections holds what the run's kind says of it as a whole, in the
+	// kind's type and in JSON under its id (such as a schedule run's
+	// truth, core/schedule/schedulekind.Result).
+	Sections Sections `json:"-"`
 	// Monitor describes a monitor run's pages (monitor kind only).
 	Monitor *MonitorResult `json:"monitor,omitempty"`
 	// Work says in a phrase what ran ("3 policies × 10 repeats × 21 days
@@ -74,7 +75,7 @@ func thousands(n int) string {
 // metric's summary at each cycle (refresh) or epoch (estimate). Facts are
 // single numbers the run derives, such as an exact expectation. What only
 // one kind has (per-site estimates, estimation paths, a schedule's
-// allocation) is in Sites, Estimate or Schedule.
+// allocation) is in Sites, Estimate or Sections.
 type PolicyResult struct {
 	ID     string `json:"id"`
 	Label  string `json:"label,omitempty"` // the spec's label, if any (PolicySpec.Key)
@@ -111,8 +112,10 @@ type PolicyResult struct {
 	// Estimate holds an estimator's paths, prior and other per-epoch
 	// series (estimate kind).
 	Estimate *EstimatePolicyResult `json:"estimate,omitempty"`
-	// Schedule holds a schedule's allocation per page (schedule kind).
-	Schedule *SchedulePolicyResult `json:"schedule,omitempty"`
+	// Sections holds the policy's results that only its kind has, in the
+	// kind's type and in JSON under its id (such as a schedule's
+	// allocation per page, core/schedule/schedulekind.PolicyResult).
+	Sections Sections `json:"-"`
 	// Monitor holds a monitoring policy's tasks per page (monitor kind).
 	Monitor *MonitorPolicyResult `json:"monitor,omitempty"`
 }

@@ -44,9 +44,10 @@ type Spec struct {
 	Sweep *Sweep `json:"sweep,omitempty"`
 	// Estimate holds the estimate kind's own fields (see EstimateSpec).
 	Estimate *EstimateSpec `json:"estimate,omitempty"`
-	// Schedule holds the schedule kind's own fields (see ScheduleSpec and
-	// core/schedule/schedulekind).
-	Schedule *ScheduleSpec `json:"schedule,omitempty"`
+	// Sections holds the registered kinds' own fields, each in its
+	// kind's type and in JSON under its kind's id (such as "schedule",
+	// core/schedule/schedulekind.Spec).
+	Sections Sections `json:"-"`
 	// Monitor holds the monitor kind's own fields (see MonitorSpec).
 	Monitor *MonitorSpec `json:"monitor,omitempty"`
 }

@@ -283,7 +283,7 @@ func TestClaimsOptimalSchedules(t *testing.T) {
 	claim(t, above(share("stormcrawler"), share("no-minimum")), "StormCrawler's minimum interval raises its share (%.4f against %.4f)", share("stormcrawler").Mean, share("no-minimum").Mean)
 	for _, key := range []string{"nutch", "heritrix", "stormcrawler"} {
 		p := policyOf(t, res, key)
-		a := p.Schedule.Allocation
+		a := schedulekind.PolicyResultOf(p).Allocation
 		ratio := a[len(a)-1].Mean / a[0].Mean
 		if key == "stormcrawler" {
 			claim(t, ratio > 3 && ratio < 4, "StormCrawler visits e5 under four times as often as e1, not %.2f", ratio)
