@@ -9,6 +9,7 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/monitor/monitorkind"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 )
@@ -265,7 +266,7 @@ func TestSpecFieldsSetTheirMember(t *testing.T) {
 	l := lab.New()
 	refresh, estimate, schedule := fieldSpecs()
 	byKind := map[string]lab.Spec{"": refresh, lab.KindRefresh: refresh, estimatekind.ID: estimate, schedulekind.ID: schedule,
-		lab.KindMonitor: {Kind: lab.KindMonitor, Dataset: lab.DatasetRef{ID: "pandey-cam"}, Budget: 5000, Repeats: 2, Policies: []lab.PolicySpec{{ID: "cam"}}}}
+		monitorkind.ID: {Kind: monitorkind.ID, Dataset: lab.DatasetRef{ID: "pandey-cam"}, Budget: 5000, Repeats: 2, Policies: []lab.PolicySpec{{ID: "cam"}}}}
 	for _, sf := range lab.SpecFields() {
 		spec := byKind[sf.Kind]
 		var v any

@@ -38,8 +38,6 @@ type Result struct {
 	// kind's type and in JSON under its id (such as a schedule run's
 	// truth, core/schedule/schedulekind.Result).
 	Sections Sections `json:"-"`
-	// Monitor describes a monitor run's pages (monitor kind only).
-	Monitor *MonitorResult `json:"monitor,omitempty"`
 	// Work says in a phrase what ran ("3 policies × 10 repeats × 21 days
 	// of 300 pages"), and About in a sentence or two how to read the
 	// numbers (what they average over, their intervals, the setting), for
@@ -116,8 +114,6 @@ type PolicyResult struct {
 	// kind's type and in JSON under its id (such as a schedule's
 	// allocation per page, core/schedule/schedulekind.PolicyResult).
 	Sections Sections `json:"-"`
-	// Monitor holds a monitoring policy's tasks per page (monitor kind).
-	Monitor *MonitorPolicyResult `json:"monitor,omitempty"`
 }
 
 // Key is how the policy is addressed: its label if it has one, else its id.

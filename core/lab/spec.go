@@ -48,8 +48,6 @@ type Spec struct {
 	// kind's type and in JSON under its kind's id (such as "schedule",
 	// core/schedule/schedulekind.Spec).
 	Sections Sections `json:"-"`
-	// Monitor holds the monitor kind's own fields (see MonitorSpec).
-	Monitor *MonitorSpec `json:"monitor,omitempty"`
 }
 
 // Sweep varies one numeric field of a spec: "budget", "cycles",
