@@ -213,8 +213,8 @@ func (f Field) Set(spec Spec, v any) (Spec, error) {
 }
 
 // setMember sets the member of *spec at path (JSON names) to v, allocating
-// the structs on the way (a nil Estimate, say) and a kind's member of
-// spec.Sections as copies, so that spec's own are left as they were.
+// the structs on the way and a kind's member of spec.Sections as copies,
+// so that spec's own are left as they were.
 func setMember(spec *Spec, path []string, v any) error {
 	at := reflect.ValueOf(spec).Elem()
 	if zero, ok := specSection(path[0]); ok {

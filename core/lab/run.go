@@ -73,7 +73,7 @@ func thousands(n int) string {
 // metric's summary at each cycle (refresh) or epoch (estimate). Facts are
 // single numbers the run derives, such as an exact expectation. What only
 // one kind has (per-site estimates, estimation paths, a schedule's
-// allocation) is in Sites, Estimate or Sections.
+// allocation) is in Sites or Sections.
 type PolicyResult struct {
 	ID     string `json:"id"`
 	Label  string `json:"label,omitempty"` // the spec's label, if any (PolicySpec.Key)
@@ -107,9 +107,6 @@ type PolicyResult struct {
 	// Sites compares the policy's per-site change estimates with the
 	// truth, for policies that estimate them (refresh.SiteEstimator).
 	Sites *SiteEstimates `json:"sites,omitempty"`
-	// Estimate holds an estimator's paths, prior and other per-epoch
-	// series (estimate kind).
-	Estimate *EstimatePolicyResult `json:"estimate,omitempty"`
 	// Sections holds the policy's results that only its kind has, in the
 	// kind's type and in JSON under its id (such as a schedule's
 	// allocation per page, core/schedule/schedulekind.PolicyResult).

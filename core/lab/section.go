@@ -137,6 +137,14 @@ func shapeOf(base reflect.Type, sl slot) *shape {
 	return s
 }
 
+// forgetShapes drops the shapes made so far, for a change in the order of
+// the registered kinds.
+func forgetShapes() {
+	shapes.Lock()
+	shapes.m = nil
+	shapes.Unlock()
+}
+
 // marshalSections writes v (a struct with no methods) and its kinds'
 // members secs as JSON, the members in place of its Sections field.
 func marshalSections(v any, secs Sections, sl slot) ([]byte, error) {

@@ -42,8 +42,6 @@ type Spec struct {
 	// Sweep, when set, also runs the spec once per value of one field, for
 	// charts of a metric against, say, the sample size.
 	Sweep *Sweep `json:"sweep,omitempty"`
-	// Estimate holds the estimate kind's own fields (see EstimateSpec).
-	Estimate *EstimateSpec `json:"estimate,omitempty"`
 	// Sections holds the registered kinds' own fields, each in its
 	// kind's type and in JSON under its kind's id (such as "schedule",
 	// core/schedule/schedulekind.Spec).
