@@ -11,32 +11,29 @@ import (
 // shaped returns a type like t in which each lab type that reads its JSON
 // through a shape of its own (lab.JSONShape: a spec, result or policy's
 // result, with its kinds' members) is that shape, through structs,
-// pointers, slices and maps, and in orig the type each shape stands for;
-// ok is false when t holds a type it cannot rebuild (one that refers to
-// itself, or an embedded field). A body decoded into it reports its errors
+// pointers, slices and maps; ok is false when t holds a type it cannot
+// rebuild (one that refers to itself, or an embedded field). A body decoded into it reports its errors
 // at their place in the whole body, where the lab type's own decoding
 // reports them within its part.
-func shaped(t reflect.Type, orig map[reflect.Type]reflect.Type, depth int) (reflect.Type, bool) {
+func shaped(t reflect.Type, depth int) (reflect.Type, bool) {
 	if depth > 32 {
 		return t, false
 	}
 	if s := lab.JSONShape(t); s != t {
-		out, ok := shaped(s, orig, depth+1)
-		orig[out] = t
-		return out, ok
+		return s, true // its fields' specs and results are shapes too
 	}
 	if reflect.PointerTo(t).Implements(unmarshalerType) {
 		return t, true
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		e, ok := shaped(t.Elem(), orig, depth+1)
+		e, ok := shaped(t.Elem(), depth+1)
 		return reflect.PointerTo(e), ok
 	case reflect.Slice:
-		e, ok := shaped(t.Elem(), orig, depth+1)
+		e, ok := shaped(t.Elem(), depth+1)
 		return reflect.SliceOf(e), ok
 	case reflect.Map:
-		e, ok := shaped(t.Elem(), orig, depth+1)
+		e, ok := shaped(t.Elem(), depth+1)
 		return reflect.MapOf(t.Key(), e), ok
 	case reflect.Struct:
 		var fields []reflect.StructField
@@ -50,7 +47,7 @@ func shaped(t reflect.Type, orig map[reflect.Type]reflect.Type, depth int) (refl
 			if f.Anonymous {
 				return t, false
 			}
-			ft, ok := shaped(f.Type, orig, depth+1)
+			ft, ok := shaped(f.Type, depth+1)
 			if !ok {
 				return t, false
 			}
@@ -71,8 +68,7 @@ func shaped(t reflect.Type, orig map[reflect.Type]reflect.Type, depth int) (refl
 // offset in the whole body and the type named as v's own; nil when the
 // type cannot be rebuilt or the decoding meets no type error.
 func typeError(body []byte, v any) *json.UnmarshalTypeError {
-	orig := map[reflect.Type]reflect.Type{}
-	t, ok := shaped(reflect.TypeOf(v).Elem(), orig, 0)
+	t, ok := shaped(reflect.TypeOf(v).Elem(), 0)
 	if !ok {
 		return nil
 	}
@@ -82,8 +78,6 @@ func typeError(body []byte, v any) *json.UnmarshalTypeError {
 	if !ok {
 		return nil
 	}
-	if o, ok := orig[typ.Type]; ok {
-		typ.Type = o
-	}
+	typ.Type = lab.ShapeFor(typ.Type)
 	return typ
 }

@@ -28,6 +28,9 @@ func TestSectionsJSON(t *testing.T) {
 			`{"kind":"schedule","dataset":{"id":""},"budget":0,"cycles":0,"repeats":0,"seed":0,"policies":null}`},
 		{"result", lab.Result{ID: "r", Sections: lab.Sections{schedulekind.ID: &schedulekind.Result{RatesFrom: "truth", Events: 7}}, Work: "w"},
 			`{"id":"r","spec":{"kind":"","dataset":{"id":""},"budget":0,"cycles":0,"repeats":0,"seed":0,"policies":null},"dataset":{"id":"","name":"","source":"","pages":0,"sites":0,"labels":0,"cycles":0,"cycleLength":0,"cycleUnit":"","changeRate":0},"policies":null,"schedule":{"ratesFrom":"truth","events":7},"work":"w","about":""}`},
+		{"result with a policy", lab.Result{Spec: lab.Spec{Sections: lab.Sections{schedulekind.ID: &schedulekind.Spec{Days: 1}}},
+			Policies: []lab.PolicyResult{{ID: "a", Sections: lab.Sections{schedulekind.ID: &schedulekind.PolicyResult{Rates: "mle"}}}, {ID: "b"}}},
+			`{"spec":{"kind":"","dataset":{"id":""},"budget":0,"cycles":0,"repeats":0,"seed":0,"policies":null,"schedule":{"days":1,"rates":"","observe":0}},"dataset":{"id":"","name":"","source":"","pages":0,"sites":0,"labels":0,"cycles":0,"cycleLength":0,"cycleUnit":"","changeRate":0},"policies":[{"id":"a","name":"","oracle":false,"params":null,"metrics":null,"schedule":{"type":"","rates":"mle"}},{"id":"b","name":"","oracle":false,"params":null,"metrics":null}],"work":"","about":""}`},
 		{"policy", lab.PolicyResult{ID: "uniform", Sections: lab.Sections{schedulekind.ID: &schedulekind.PolicyResult{Type: "allocation", Allocation: []stat.Summary{{Mean: 1, N: 1}}}}},
 			`{"id":"uniform","name":"","oracle":false,"params":null,"metrics":null,"schedule":{"type":"allocation","allocation":[{"mean":1,"lo":0,"hi":0,"sd":0,"n":1}]}}`},
 	} {

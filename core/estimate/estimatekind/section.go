@@ -175,14 +175,10 @@ func (kind) NewResult() any       { return nil }
 func (kind) NewPolicyResult() any { return new(PolicyResult) }
 
 // SpecOf returns the estimate fields of spec, or nil if it has none.
-func SpecOf(spec lab.Spec) *Spec {
-	s, _ := spec.Sections[ID].(*Spec)
-	return s
-}
+func SpecOf(spec lab.Spec) *Spec { return lab.SectionOf[Spec](spec.Sections, ID) }
 
 // PolicyResultOf returns an estimator's own results (its paths, prior and
 // per-epoch series), or nil if p is not an estimator's.
 func PolicyResultOf(p lab.PolicyResult) *PolicyResult {
-	r, _ := p.Sections[ID].(*PolicyResult)
-	return r
+	return lab.SectionOf[PolicyResult](p.Sections, ID)
 }

@@ -83,21 +83,14 @@ func (monitorKind) NewResult() any       { return new(Result) }
 func (monitorKind) NewPolicyResult() any { return new(PolicyResult) }
 
 // SpecOf returns the monitor fields of spec, or nil if it has none.
-func SpecOf(spec lab.Spec) *Spec {
-	s, _ := spec.Sections[ID].(*Spec)
-	return s
-}
+func SpecOf(spec lab.Spec) *Spec { return lab.SectionOf[Spec](spec.Sections, ID) }
 
 // ResultOf returns what a monitor result says of its pages, or nil if res
 // is not a monitor result.
-func ResultOf(res *lab.Result) *Result {
-	r, _ := res.Sections[ID].(*Result)
-	return r
-}
+func ResultOf(res *lab.Result) *Result { return lab.SectionOf[Result](res.Sections, ID) }
 
 // PolicyResultOf returns a monitoring policy's allocation, or nil if p is
 // not a monitoring policy's.
 func PolicyResultOf(p lab.PolicyResult) *PolicyResult {
-	r, _ := p.Sections[ID].(*PolicyResult)
-	return r
+	return lab.SectionOf[PolicyResult](p.Sections, ID)
 }

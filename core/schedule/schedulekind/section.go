@@ -71,21 +71,14 @@ func (kind) NewResult() any       { return new(Result) }
 func (kind) NewPolicyResult() any { return new(PolicyResult) }
 
 // SpecOf returns the schedule fields of spec, or nil if it has none.
-func SpecOf(spec lab.Spec) *Spec {
-	s, _ := spec.Sections[ID].(*Spec)
-	return s
-}
+func SpecOf(spec lab.Spec) *Spec { return lab.SectionOf[Spec](spec.Sections, ID) }
 
 // ResultOf returns what a schedule result says of its run as a whole
 // (the pages' true rates), or nil if res is not a schedule result.
-func ResultOf(res *lab.Result) *Result {
-	r, _ := res.Sections[ID].(*Result)
-	return r
-}
+func ResultOf(res *lab.Result) *Result { return lab.SectionOf[Result](res.Sections, ID) }
 
 // PolicyResultOf returns a schedule policy's own results (its allocation
 // per page), or nil if p is not a schedule policy's.
 func PolicyResultOf(p lab.PolicyResult) *PolicyResult {
-	r, _ := p.Sections[ID].(*PolicyResult)
-	return r
+	return lab.SectionOf[PolicyResult](p.Sections, ID)
 }
