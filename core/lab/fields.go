@@ -81,7 +81,7 @@ var commonFields = []SpecField{
 
 // SpecFields lists the members of a spec that controls and sweeps may set.
 func SpecFields() []SpecField {
-	return slices.Concat(commonFields, registeredFields())
+	return slices.Concat(commonFields, driftFields, registeredFields())
 }
 
 func findSpecField(path string) (SpecField, bool) {

@@ -184,7 +184,7 @@ func (l *Lab) lookupDataset(spec Spec) (*dataset.Dataset, error) {
 	if !ok {
 		return nil, specErr("dataset.id", "unknown dataset %s (expected one of %s)", quote.Q(spec.Dataset.ID), l.datasetIDs())
 	}
-	return d, nil
+	return l.withDrift(spec.Dataset, d)
 }
 
 // checkRepeats fills in the spec's repeats (def when it gives none) or

@@ -589,7 +589,7 @@ func TestMetrics(t *testing.T) {
 			t.Errorf("headline %s over %d repeats, want 3", id, s.N)
 		}
 	}
-	perCycle := []string{lab.MetricChangeRatio, lab.MetricFreshness, lab.MetricAge}
+	perCycle := []string{lab.MetricChangeRatio, lab.MetricFreshness, lab.MetricAge, lab.MetricDivergence}
 	// RIR's headline is a ratio of sums over the cycles, not their mean
 	// (core/lab's rir_test.go checks it).
 	series := append(slices.Clone(perCycle), lab.MetricCaughtRIR)

@@ -23,6 +23,9 @@ const (
 	// an allocation, computed from update probabilities a refresh dataset
 	// does not have.
 	MetricCaughtRIR = "caughtRir"
+	// MetricDivergence is the changes a copy misses, averaged over pages
+	// (Al-Qaaideh §2.4.4; refresh.Cycle.Divergence).
+	MetricDivergence = "divergence"
 	// MetricSiteAccuracy is 1 − |estimated − true change fraction| averaged
 	// over sites, for policies that estimate sites (Al-Qaaideh Table 4.2).
 	MetricSiteAccuracy = "siteAccuracy"
@@ -77,6 +80,8 @@ var Metrics = []Metric{
 		Help: "Mean time since the first change a copy misses, 0 for fresh copies, at the end of the cycle (Taleghani & Ugur-Ozekinci eq. 5); for schedules, averaged over time, in days."},
 	{ID: MetricCaughtRIR, Name: "RIR", Unit: "ratio", Max: 1, Better: "higher", Kinds: refreshKinds,
 		Help: "Share of the changes that happened which the crawler caught: a change counts as caught when its page is downloaded after it and before it changes again, and as lost when it changes again first (the returned information ratio of Pandey, Ramamritham & Chakrabarti §5.1, under their complete-loss assumption). Each change counts its page's weight where the dataset gives weights, else 1. ChangeRatio divides the changes caught by the downloads spent; RIR divides them by the changes there were to catch, so a small budget can score a high ChangeRatio and a low RIR."},
+	{ID: MetricDivergence, Name: "Divergence", Unit: "", Better: "lower", Kinds: refreshKinds,
+		Help: "How far copies are behind the source, in versions: the cycles with a change since each copy was fetched, 0 for fresh copies, averaged over all pages at the end of the cycle. Al-Qaaideh §2.4.4 names divergence, how different a copy is from the original, without a formula; freshness asks whether a copy is behind, age for how long, divergence by how many changes."},
 	{ID: MetricDownloads, Name: "Downloads", Unit: "", Better: "", Kinds: refreshKinds,
 		Help: "Pages downloaded per cycle, samples included."},
 	{ID: MetricSiteAccuracy, Name: "Site accuracy", Unit: "ratio", Max: 1, Better: "higher", Kinds: refreshKinds,

@@ -424,6 +424,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 	var p refresh.Policy
 	var sites *siteTally
 	rir := newRIRTally(reps, nc)
+	div := newDivergenceTally(reps, nc)
 	defer func() { sim.After = nil }()
 	for r := range reps {
 		if err := buf.watch.stopped(); err != nil {
@@ -470,6 +471,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 		}
 		cr[r], fr[r], ag[r], dl[r] = repeatMeans(buf.cycles)
 		rir.observe(r, buf.cycles)
+		div.observe(r, buf.cycles)
 		buf.watch.add(1)
 	}
 	pr = PolicyResult{
@@ -497,6 +499,7 @@ func runPolicy(sim *refresh.Sim, d *dataset.Dataset, spec Spec, i int, desc refr
 	}
 	pr.Series = map[string]stat.Series{MetricChangeRatio: perCR, MetricFreshness: perFr, MetricAge: perAg}
 	rir.into(&pr)
+	div.into(&pr)
 	return pr, nil
 }
 

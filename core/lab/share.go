@@ -134,7 +134,7 @@ func keyOf(dataset string, spec Spec, i int) (ranKey, error) {
 	if err != nil {
 		return ranKey{}, err
 	}
-	return ranKey{dataset, spec.Budget, spec.Cycles, spec.Repeats, spec.Seed, spec.Policies[i].ID, string(params)}, nil
+	return ranKey{dataset + spec.Dataset.variant(), spec.Budget, spec.Cycles, spec.Repeats, spec.Seed, spec.Policies[i].ID, string(params)}, nil
 }
 
 // shared is one policy result handed from one lab to another (Export):

@@ -56,9 +56,13 @@ type Sweep struct {
 	Values []float64 `json:"values"`
 }
 
-// DatasetRef names a dataset of the catalog.
+// DatasetRef names a dataset of the catalog, and sets the options of its
+// generator where it has some: alqaaideh-jordan's site rates may drift
+// (synth.AlQaaidehDrift; 0, the default, is the bundled dataset).
 type DatasetRef struct {
-	ID string `json:"id"`
+	ID          string  `json:"id"`
+	Drift       float64 `json:"drift,omitempty"`
+	DriftPeriod float64 `json:"driftPeriod,omitempty"`
 }
 
 // PolicySpec names a policy and sets its parameters. A spec may run one

@@ -31,7 +31,7 @@ func refreshPolicies() []string {
 // samples (refresh.Crawl.Sample); every other refresh policy spends none.
 var samplers = map[string]bool{
 	"site-greedy": true, "site-proportional": true, "site-adaptive": true, "site-grouped": true,
-	"greedy-sample-allocation": true, "frequency-greedy": true,
+	"greedy-sample-allocation": true, "frequency-greedy": true, "frequency-greedy-log": true,
 	"category-greedy": true, "category-proportional": true, "cluster-sampling": true,
 }
 

@@ -30,7 +30,9 @@
 // Re-allocation (§5.5): Simulate runs a tracking phase that monitors every
 // instant, re-estimates ρ from what the monitors see (whether the page
 // changed since its previous monitoring, or with Config.ChangeTimes at the
-// task's own instant) and re-allocates every k epochs. FromEvents turns a
+// task's own instant), per instant or per page (ReestimateInstant,
+// ReestimatePage: the two readings of the paper's rule), and re-allocates
+// every k epochs. FromEvents turns a
 // change-event log into epochs of time slots (hour of day, hour of week)
 // to replay.
 //

@@ -95,6 +95,9 @@ type Experiment struct {
 	// (the setting of §5.2–5.4); a replayed log needs a tracking phase.
 	Tracking, Epochs, Reallocate, Window int
 	ChangeTimes                          bool
+	// Reestimate is Config.Reestimate: "" or ReestimateInstant per
+	// instant, ReestimatePage per page.
+	Reestimate string
 	// Scheduler is "" (every task runs at its instant) or the id of one of
 	// Schedulers; Monitors is M, and Capacity the documents of the
 	// mean size the M processes fetch in an epoch between them (§5.6's
@@ -175,7 +178,7 @@ func Run(d Data, x Experiment, seed uint64) (*Report, error) {
 		}
 		pols[k] = desc.Policy
 	}
-	cfg := Config{Budget: x.Budget, Tracking: x.Tracking, Epochs: x.Epochs, Reallocate: x.Reallocate, Window: x.Window, ChangeTimes: x.ChangeTimes}
+	cfg := Config{Budget: x.Budget, Tracking: x.Tracking, Epochs: x.Epochs, Reallocate: x.Reallocate, Window: x.Window, ChangeTimes: x.ChangeTimes, Reestimate: x.Reestimate}
 	if x.Tracking == 0 {
 		cfg.Known = in.Rho
 	}

@@ -110,6 +110,11 @@ type Config struct {
 	// the instant's own outcomes. §5.5 re-estimates "those update instants
 	// which get monitored" from their outcomes and does not say which.
 	ChangeTimes bool
+	// Reestimate is how the observations give ρ: ReestimateInstant (or
+	// ""), each instant from its own, or ReestimatePage, each page from its
+	// latest across its instants (see ReestimatePage); Window counts the
+	// instant's or the page's observations accordingly.
+	Reestimate string
 	// Scheduler, when not nil, places each epoch's tasks on Monitors
 	// processes, fetching page i taking Fetch[i] (§4); tasks run late or
 	// are lost. When nil every task runs at its instant.
@@ -191,6 +196,8 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 		return nil, errors.New("monitor: simulate: no policy")
 	case cfg.Tracking < 0 || cfg.Epochs < 1 || cfg.Reallocate < 0 || cfg.Budget < 0:
 		return nil, fmt.Errorf("monitor: simulate: tracking %d, epochs %d, reallocate %d, budget %d: expected epochs ≥ 1 and the others ≥ 0", cfg.Tracking, cfg.Epochs, cfg.Reallocate, cfg.Budget)
+	case checkReestimate(cfg.Reestimate) != nil:
+		return nil, checkReestimate(cfg.Reestimate)
 	case cfg.Window < 0 || cfg.Window > 64:
 		return nil, fmt.Errorf("monitor: simulate: window %d: expected 0 (all) to 64 observations", cfg.Window)
 	case cfg.Tracking == 0 && cfg.Known == nil:
@@ -215,6 +222,9 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 	}
 
 	est := newEstimator(n, p, cfg.Window, cfg.Known)
+	if cfg.Reestimate == ReestimatePage {
+		est.page = newPageEstimator(n, cfg.Window, in.Times, in.T)
+	}
 	plan := &Instance{T: in.T, Times: in.Times, Weight: in.Weight, Rho: make([][]float64, n)}
 	for i := range plan.Rho {
 		plan.Rho[i] = make([]float64, p)
@@ -359,6 +369,9 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 						_, changed = slices.BinarySearch(cs[:a], pr.j)
 					}
 					est.observe(i, int(pr.j), changed)
+					if est.page != nil {
+						est.page.observe(i, int(pr.j), changed, !cfg.ChangeTimes, prev[i], float64(e)+pr.t/in.T)
+					}
 				}
 				seen[i], prev[i] = false, float64(e)+pr.t/in.T
 			}
@@ -371,10 +384,12 @@ func Simulate(in *Instance, src Source, cfg Config, changes, decisions *rand.Ran
 
 // estimator keeps, for each instant of each page, its latest observations
 // (did the page change since its previous monitoring?) and estimates ρ as
-// their share (§5.5), or the prior where there are none.
+// their share (§5.5), or the prior where there are none; with page set it
+// estimates per page instead (ReestimatePage).
 type estimator struct {
 	p, window int
 	prior     [][]float64
+	page      *pageEstimator
 	// With a window: the last observations, newest in bit 0, and how many
 	// (at most window). Without: counts of observations and of changes.
 	bits []uint64
@@ -412,6 +427,15 @@ func (e *estimator) observe(i, j int, changed bool) {
 
 // fill writes the estimates into rho.
 func (e *estimator) fill(rho [][]float64) {
+	if e.page != nil {
+		e.page.fill(e, rho)
+		return
+	}
+	e.fillInstant(rho)
+}
+
+// fillInstant writes the per-instant estimates into rho.
+func (e *estimator) fillInstant(rho [][]float64) {
 	for i, row := range rho {
 		for j := range row {
 			k := i*e.p + j

@@ -52,6 +52,11 @@ type Options struct {
 	Output string
 	// Examples is how many malformed rows the summary quotes (default 5).
 	Examples int
+	// Batched is the most captures a worker holds while it gathers a
+	// file's captures by page (Batch), encoded, a few bytes each; 0 means
+	// DefaultBatched. It hands them on sooner when it holds MaxBatchPages
+	// pages.
+	Batched int
 }
 
 // Output files, in Options.Output.
@@ -117,12 +122,12 @@ type Summary struct {
 }
 
 func init() {
-	register.DoFn5x1[context.Context, fileio.ReadableFile, func(string, dataset.Capture), func(BadRow), func(FileScan), error](&scanFn{})
-	register.Emitter2[string, dataset.Capture]()
+	register.DoFn5x1[context.Context, fileio.ReadableFile, func(string, []byte), func(BadRow), func(FileScan), error](&scanFn{})
+	register.Emitter2[string, []byte]()
 	register.Emitter1[BadRow]()
 	register.Emitter1[FileScan]()
-	register.DoFn4x0[context.Context, string, func(*dataset.Capture) bool, func(PageRate)](&pageFn{})
-	register.Iter1[dataset.Capture]()
+	register.DoFn4x0[context.Context, string, func(*[]byte) bool, func(PageRate)](&pageFn{})
+	register.Iter1[[]byte]()
 	register.Emitter1[PageRate]()
 	register.Function2x0[PageRate, func(string, PageRate)](bySite)
 	register.Emitter2[string, PageRate]()
@@ -136,7 +141,7 @@ func init() {
 	register.Combiner2[Candidates, Candidate](&smallestFn{})
 	register.DoFn4x0[string, Candidates, Sizes, func(string, int)](&chooseFn{})
 	register.Emitter2[string, int]()
-	register.DoFn4x0[string, func(*dataset.Capture) bool, func(string) func(*int) bool, func(string)](&sampleFn{})
+	register.DoFn4x0[string, func(*[]byte) bool, func(string) func(*int) bool, func(string)](&sampleFn{})
 	register.Iter1[int]()
 	register.Emitter1[string]()
 	register.DoFn3x1[context.Context, int, func(*string) bool, error](&writeFn{})
@@ -158,12 +163,15 @@ func Build(s beam.Scope, opt Options) {
 	if opt.Examples == 0 {
 		opt.Examples = 5
 	}
+	if opt.Batched <= 0 {
+		opt.Batched = DefaultBatched
+	}
 	var matched []beam.PCollection
 	for _, in := range opt.Inputs {
 		matched = append(matched, fileio.MatchFiles(s.Scope("match"), in, fileio.MatchEmptyAllowIfWildcard()))
 	}
 	files := fileio.ReadMatches(s, beam.Flatten(s, matched...), fileio.ReadUncompressed(), fileio.ReadDirectorySkip())
-	captures, bad, scans := beam.ParDo3(s.Scope("read"), &scanFn{Format: opt.Format, Sep: opt.Sep, Columns: opt.Columns, Examples: opt.Examples}, files)
+	captures, bad, scans := beam.ParDo3(s.Scope("read"), &scanFn{Format: opt.Format, Sep: opt.Sep, Columns: opt.Columns, Examples: opt.Examples, Batched: opt.Batched}, files)
 
 	pages := beam.GroupByKey(s, captures)
 	rates := beam.ParDo(s.Scope("estimate"), &pageFn{Prior: opt.Prior, Changed: opt.PriorChanged, Unchanged: opt.PriorUnchanged}, pages)
@@ -209,6 +217,7 @@ type scanFn struct {
 	Sep      rune
 	Columns  map[string]string
 	Examples int
+	Batched  int
 }
 
 var (
@@ -221,7 +230,16 @@ var (
 	countChanges  = beam.NewCounter(Namespace, CounterChanges)
 )
 
-func (fn *scanFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emit func(string, dataset.Capture), bad func(BadRow), scans func(FileScan)) error {
+// DefaultBatched is Options.Batched's default, and MaxBatchPages the most
+// pages a worker gathers captures of at once: together some hundreds of MB
+// held by each worker, whether a file holds many captures of few pages or
+// one capture of each of many.
+const (
+	DefaultBatched = 1 << 24
+	MaxBatchPages  = 1 << 20
+)
+
+func (fn *scanFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emit func(string, []byte), bad func(BadRow), scans func(FileScan)) error {
 	name := f.Metadata.Path
 	h := fnv.New64a()
 	h.Write([]byte(name))
@@ -233,13 +251,26 @@ func (fn *scanFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 		return fmt.Errorf("%s: %w", name, err) // the runner retries, then fails: the file is not there
 	}
 	defer rc.Close()
-	var pending int64
-	flush := func() { countCaptures.Inc(ctx, pending); pending = 0 }
+	batches := map[string]*Batch{}
+	held := 0
+	flush := func() {
+		for page, b := range batches {
+			emit(page, b.Bytes())
+		}
+		clear(batches)
+		countCaptures.Inc(ctx, int64(held))
+		held = 0
+	}
 	sc, err := dataset.ScanCrawlLog(bufio.NewReaderSize(rc, 1<<20), dataset.CrawlLogOptions{Format: fn.Format, Layout: dataset.Layout{Sep: fn.Sep, Columns: fn.Columns}},
 		func(c dataset.Capture) error {
 			c.File = fileKey
-			emit(c.Page, c)
-			if pending++; pending == 4096 {
+			b := batches[c.Page]
+			if b == nil {
+				b = &Batch{}
+				batches[c.Page] = b
+			}
+			b.Add(c)
+			if held++; held >= fn.Batched || len(batches) >= MaxBatchPages {
 				flush()
 			}
 			return nil
@@ -267,6 +298,18 @@ func (fn *scanFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emi
 	return nil
 }
 
+// gather appends a page's batches to buf, each capture with its page id.
+func gather(buf []dataset.Capture, page string, iter func(*[]byte) bool) []dataset.Capture {
+	var b []byte
+	for iter(&b) {
+		var err error
+		if buf, err = DecodeBatch(buf, page, b); err != nil {
+			panic(err) // a bug: the batch is the pipeline's own encoding
+		}
+	}
+	return buf
+}
+
 // pageFn estimates one page's rate from its captures.
 type pageFn struct {
 	Prior              bool
@@ -274,12 +317,8 @@ type pageFn struct {
 	buf                []dataset.Capture
 }
 
-func (fn *pageFn) ProcessElement(ctx context.Context, page string, iter func(*dataset.Capture) bool, emit func(PageRate)) {
-	fn.buf = fn.buf[:0]
-	var c dataset.Capture
-	for iter(&c) {
-		fn.buf = append(fn.buf, c)
-	}
+func (fn *pageFn) ProcessElement(ctx context.Context, page string, iter func(*[]byte) bool, emit func(PageRate)) {
+	fn.buf = gather(fn.buf[:0], page, iter)
 	var est estimate.Estimator = estimate.MLE{}
 	if fn.Prior {
 		est = estimate.PseudoMLE{Changed: fn.Changed, Unchanged: fn.Unchanged}
@@ -509,16 +548,12 @@ type sampleFn struct {
 	row []byte
 }
 
-func (fn *sampleFn) ProcessElement(page string, iter func(*dataset.Capture) bool, chosen func(string) func(*int) bool, emit func(string)) {
+func (fn *sampleFn) ProcessElement(page string, iter func(*[]byte) bool, chosen func(string) func(*int) bool, emit func(string)) {
 	var k int
 	if !chosen(page)(&k) {
 		return
 	}
-	fn.buf = fn.buf[:0]
-	var c dataset.Capture
-	for iter(&c) {
-		fn.buf = append(fn.buf, c)
-	}
+	fn.buf = gather(fn.buf[:0], page, iter)
 	obs := History(fn.buf)
 	u, site := fn.buf[0].URL, fn.buf[0].Site
 	fn.row = dataset.AppendCrawlRow(fn.row[:0], u, site, timeText(fn.buf[0].Time), false)

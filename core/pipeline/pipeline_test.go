@@ -164,11 +164,13 @@ func TestPipelineExamples(t *testing.T) {
 		files        map[string][]byte
 		input        string
 		whole        []byte // the files' content as one file, for the reference
+		batched      int    // Options.Batched
 	}{
-		{"cdx", dataset.FormatCDX, map[string][]byte{"a.cdx": exampleLog(t, "example-captures.cdx")}, "a.cdx", nil},
-		{"cdxj gzip shards", dataset.FormatCDXJ, map[string][]byte{"cc-00000.gz": gzipped(t, shards[0]), "cc-00001.gz": gzipped(t, shards[1]), "cc-00002.gz": gzipped(t, shards[2])}, "cc-*.gz", cdxj},
-		{"jsonl", dataset.FormatJSONL, map[string][]byte{"a.jsonl": exampleLog(t, "example-captures.jsonl")}, "a.jsonl", nil},
-		{"crawl log with malformed rows", dataset.FormatCrawlLog, map[string][]byte{"log.csv": []byte(irregularLog)}, "log.csv", nil},
+		{"cdx", dataset.FormatCDX, map[string][]byte{"a.cdx": exampleLog(t, "example-captures.cdx")}, "a.cdx", nil, 0},
+		{"cdxj gzip shards", dataset.FormatCDXJ, map[string][]byte{"cc-00000.gz": gzipped(t, shards[0]), "cc-00001.gz": gzipped(t, shards[1]), "cc-00002.gz": gzipped(t, shards[2])}, "cc-*.gz", cdxj, 0},
+		{"jsonl", dataset.FormatJSONL, map[string][]byte{"a.jsonl": exampleLog(t, "example-captures.jsonl")}, "a.jsonl", nil, 0},
+		{"crawl log with malformed rows", dataset.FormatCrawlLog, map[string][]byte{"log.csv": []byte(irregularLog)}, "log.csv", nil, 0},
+		{"crawl log in batches of two captures", dataset.FormatCrawlLog, map[string][]byte{"log.csv": []byte(irregularLog)}, "log.csv", nil, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -186,7 +188,7 @@ func TestPipelineExamples(t *testing.T) {
 			if err := os.Mkdir(out, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			opt := Options{Inputs: []string{filepath.Join(dir, tc.input)}, Format: tc.format, Sample: 3, Seed: 1, Output: out}
+			opt := Options{Inputs: []string{filepath.Join(dir, tc.input)}, Format: tc.format, Sample: 3, Seed: 1, Output: out, Batched: tc.batched}
 			counters, err := Run(context.Background(), "prism", opt)
 			if err != nil {
 				t.Fatal(err)

@@ -118,6 +118,12 @@ type Truth interface {
 	// oracle schedules that plan from the truth. The slice is shared; do
 	// not modify it.
 	Rates() []float64
+	// Changed returns the pages that changed at the source in cycle c, for
+	// c from 0 to the current cycle (nil otherwise): the daily log of a
+	// crawler that fetched every page every cycle, such as the one
+	// Al-Qaaideh's experiment read its page histories from (§4.4). The
+	// slice is shared; do not modify it.
+	Changed(c int) []int32
 }
 
 // Descriptor names a policy, documents it and builds it.
@@ -248,6 +254,15 @@ type Cycle struct {
 	// the copy misses, 0 for fresh pages (Taleghani eq. 4-5), in cycles,
 	// at the end of the cycle.
 	Age float64
+	// Divergence is the mean over all pages of the number of cycles with a
+	// change since the crawler's copy was fetched, 0 for fresh pages, at
+	// the end of the cycle. Al-Qaaideh §2.4.4 names divergence, how
+	// different a page's copy is from the original, without a formula; a
+	// copy is read here as that many versions behind, in the unit of his
+	// own change counting (§4.2: each day's copy compared with the day
+	// before's). Freshness asks whether a copy is behind, age for how
+	// long; divergence asks by how many changes.
+	Divergence float64
 	// Changes is the weight of the cycle's changes: each page that changed
 	// during the cycle counts its weight, 1 on a dataset without weights
 	// (dataset.FeatureWeight), once however often it changed (see RIR).
@@ -333,6 +348,12 @@ type Sim struct {
 	// compensated summation so that age stays exact to the last bits
 	// however many pages come and go.
 	sinceSum, sinceComp float64
+	// behind[p] counts the cycles with a change since p's copy was
+	// fetched (Cycle.Divergence), positive exactly when p is stale, and
+	// behindSum is their sum, the versions all copies miss. Apart from
+	// pageState for the same reason as last.
+	behind    []int32
+	behindSum int
 
 	// With a content model (pageState's versions), the pages whose
 	// versions moved (to reset them).
@@ -351,6 +372,7 @@ type Sim struct {
 	last     []int32
 
 	crawl Crawl // reused each cycle
+	now   int   // the cycle being played, -1 outside Run
 
 	// After, when set, is called at the end of each cycle with its index,
 	// after the policy's downloads: the runner reads diagnostics there.
@@ -380,8 +402,8 @@ type pageState struct {
 // NewSim returns a simulator for d with every copy fresh at time 0.
 func NewSim(d *dataset.Dataset) *Sim {
 	n := len(d.Pages)
-	s := &Sim{truth: &d.Truth, cycleDays: d.Info.CycleLength / 86400, page: make([]pageState, n), content: d.Content,
-		weight: d.Features[dataset.FeatureWeight], last: make([]int32, n)}
+	s := &Sim{truth: &d.Truth, cycleDays: d.Info.CycleLength / 86400, page: make([]pageState, n), content: d.Content, now: -1,
+		weight: d.Features[dataset.FeatureWeight], last: make([]int32, n), behind: make([]int32, n)}
 	for i := range s.page {
 		s.page[i] = pageState{since: -1, pos: -1}
 	}
@@ -392,8 +414,9 @@ func NewSim(d *dataset.Dataset) *Sim {
 // pages hold state, so only they are touched.
 func (s *Sim) Reset() {
 	for _, p := range s.stale {
-		s.page[p].since, s.page[p].pos = -1, -1
+		s.page[p].since, s.page[p].pos, s.behind[p] = -1, -1, 0
 	}
+	s.behindSum = 0
 	s.stale = s.stale[:0]
 	s.sinceSum, s.sinceComp = 0, 0
 	for _, p := range s.versionsMoved {
@@ -418,6 +441,14 @@ func (s *Sim) Stale() []int32 { return s.stale }
 
 // StaleSince implements Truth.
 func (s *Sim) StaleSince(p int32) float64 { return s.page[p].since }
+
+// Changed implements Truth.
+func (s *Sim) Changed(c int) []int32 {
+	if c < 0 || c > s.now {
+		return nil
+	}
+	return s.truth.Changed[c]
+}
 
 // Rates implements Truth. When the dataset records its generator's rates
 // (dataset.Truth.Rates, changes per day) and its cycle length (Info.CycleLength,
@@ -476,6 +507,8 @@ func (s *Sim) refresh(p int32) bool {
 	s.page[last].pos = i
 	s.stale = s.stale[:len(s.stale)-1]
 	pg.pos = -1
+	s.behindSum -= int(s.behind[p])
+	s.behind[p] = 0
 	s.addSince(-pg.since)
 	pg.since = -1
 	s.crawl.changed++
@@ -507,6 +540,8 @@ func (s *Sim) change(c int) float64 {
 			}
 			pg.version++
 		}
+		s.behind[p]++
+		s.behindSum++
 		if s.weight != nil {
 			w += s.weight[p]
 		}
@@ -529,6 +564,7 @@ func (s *Sim) change(c int) float64 {
 // cycle, appending each cycle's measurements to out.
 func (s *Sim) Run(p Policy, budget, cycles int, out []Cycle) []Cycle {
 	n := float64(len(s.page))
+	defer func() { s.now = -1 }()
 	start := len(out)
 	s.returned = slices.Grow(s.returned[:0], cycles)[:cycles]
 	clear(s.returned)
@@ -536,6 +572,7 @@ func (s *Sim) Run(p Policy, budget, cycles int, out []Cycle) []Cycle {
 		s.last[p] = -1 // a change from before this run is none of its own
 	}
 	for c := 0; c < cycles; c++ {
+		s.now = c
 		changes := s.change(c)
 		s.crawl = Crawl{sim: s, cycle: c, budget: budget, remaining: budget}
 		cr := &s.crawl
@@ -554,6 +591,7 @@ func (s *Sim) Run(p Policy, budget, cycles int, out []Cycle) []Cycle {
 			Age:       max(age, 0) / n,
 			Changes:   changes,
 		})
+		out[len(out)-1].Divergence = float64(s.behindSum) / n
 		if s.After != nil {
 			s.After(c)
 		}

@@ -125,7 +125,7 @@ func TestErrors(t *testing.T) {
 		opts report.Options
 		want string
 	}{
-		{report.Options{Metric: "nonsense"}, `unknown metric "nonsense" for a refresh run (expected one of changeRatio, freshness, age, caughtRir, siteAccuracy)`},
+		{report.Options{Metric: "nonsense"}, `unknown metric "nonsense" for a refresh run (expected one of changeRatio, freshness, age, caughtRir, divergence, siteAccuracy)`},
 		{report.Options{Metric: estimatekind.MetricMAD}, `unknown metric "mad"`},
 		{report.Options{Metric: lab.MetricDownloads}, "downloads has no better direction"},
 		{report.Options{Reference: "zz"}, `unknown reference policy "zz" (expected one of b, a, oracle, copy)`},

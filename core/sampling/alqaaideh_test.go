@@ -50,8 +50,7 @@ func checkPolicy(t *testing.T, desc refresh.Descriptor, d *dataset.Dataset, budg
 		t.Fatalf("%s: %v", desc.ID, err)
 	}
 	cycles := d.Truth.Cycles()
-	run := func(p refresh.Policy) string {
-		sim := refresh.NewSim(d)
+	run := func(p refresh.Policy, sim *refresh.Sim) string {
 		var ests []float64
 		sim.After = func(int) { ests = append(ests, p.(refresh.SiteEstimator).SiteEstimates()...) }
 		out := sim.Run(p, budget, cycles, nil)
@@ -68,20 +67,31 @@ func checkPolicy(t *testing.T, desc refresh.Descriptor, d *dataset.Dataset, budg
 		}
 		return fmt.Sprint(out, ests)
 	}
-	env := func(r uint64) refresh.Env {
-		return refresh.Env{Repo: &d.Repository, Budget: budget, Cycles: cycles, Rand: rand.New(rand.NewPCG(seed, r)), Params: checked}
+	env := func(r uint64, sim *refresh.Sim) refresh.Env {
+		return refresh.Env{Repo: &d.Repository, Budget: budget, Cycles: cycles, Rand: rand.New(rand.NewPCG(seed, r)), Params: checked, Truth: truthOf(desc, sim)}
 	}
-	p, err := desc.New(env(0))
+	sim := refresh.NewSim(d)
+	p, err := desc.New(env(0, sim))
 	if err != nil {
 		t.Fatal(err)
 	}
-	run(p)
-	p.(refresh.Reuser).Reuse(env(1))
-	reused := run(p)
-	p, _ = desc.New(env(1))
-	if fresh := run(p); fresh != reused {
+	run(p, sim)
+	sim = refresh.NewSim(d)
+	p.(refresh.Reuser).Reuse(env(1, sim))
+	reused := run(p, sim)
+	sim = refresh.NewSim(d)
+	p, _ = desc.New(env(1, sim))
+	if fresh := run(p, sim); fresh != reused {
 		t.Fatalf("%s %v: reused policy differs from a new one", desc.ID, params)
 	}
+}
+
+// truthOf is the truth the lab gives desc: sim for an oracle, else none.
+func truthOf(desc refresh.Descriptor, sim *refresh.Sim) refresh.Truth {
+	if desc.Oracle {
+		return sim
+	}
+	return nil
 }
 
 // randomSites returns sites of random sizes (some empty-ish) whose pages
@@ -172,7 +182,7 @@ func benchPolicy(b *testing.B, d *dataset.Dataset, id string, params param.Value
 	}
 	sim := refresh.NewSim(d)
 	rng := rand.New(rand.NewPCG(3, 4))
-	env := refresh.Env{Repo: &d.Repository, Budget: budget, Cycles: cycles, Rand: rng, Params: checked}
+	env := refresh.Env{Repo: &d.Repository, Budget: budget, Cycles: cycles, Rand: rng, Params: checked, Truth: truthOf(desc, sim)}
 	p, err := desc.New(env)
 	if err != nil {
 		b.Fatal(err)
@@ -202,9 +212,13 @@ func BenchmarkAlQaaidehPolicies(b *testing.B) {
 		{"site-grouped", param.Values{"inner": InnerAdaptive}},
 		{"greedy-sample-allocation", nil},
 		{"frequency-greedy", nil},
+		{"frequency-greedy-log", nil},
+		{"frequency-greedy-log", param.Values{"redraw": true}},
 	} {
 		name := tc.id
-		if tc.params != nil {
+		if tc.params != nil && tc.params.Bool("redraw", false) {
+			name += "-redraw"
+		} else if tc.params != nil {
 			name += "-" + tc.params.String("inner", "")
 		}
 		b.Run(name+"/alqaaideh-jordan", func(b *testing.B) { benchPolicy(b, jordan, tc.id, tc.params) })

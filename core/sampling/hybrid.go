@@ -1,6 +1,7 @@
 package sampling
 
 import (
+	"errors"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -28,6 +29,11 @@ var (
 		Help: "V: versions of each sample page kept as its history; the page's change rate is C = D/V, D the versions that showed a change (§3.3.2). " +
 			"The history holds only what the crawler's own downloads saw.",
 	}.Range(1, 64)
+	redrawParam = param.Param{
+		Name: "redraw", Label: "Draw new sample pages every cycle", Type: param.Bool, Default: false,
+		Help: "Draw each site's sample pages afresh every cycle, each with its V versions read from the log: the proposed policy of §3.1–3.2 " +
+			"(\"the proposed policy should select random pages for creating each web site sample every time\"). Off, the sample pages stay from cycle to cycle, as §4.3 says of its greedy policy.",
+	}
 )
 
 // HybridDescriptors lists the Al-Qaaideh policies of chapters 3 and 4 for
@@ -57,6 +63,18 @@ func HybridDescriptors() []refresh.Descriptor {
 			Params: []param.Param{samplePagesParam, versionsParam, reserveParam},
 			New: func(env refresh.Env) (refresh.Policy, error) {
 				return NewHybrid(env, env.Params.Int("versions", 5)), nil
+			},
+		},
+		{
+			ID: "frequency-greedy-log", Name: "Frequency-greedy hybrid, history from the full log",
+			Cost: 25, Oracle: true,
+			Paper: "Al-Qaaideh §4.4 (the conditions of Table 4.2)",
+			Summary: "The frequency-greedy hybrid as the thesis ran it: a sample page's last V versions are read from the daily log of every page " +
+				"(\"tracking all versions of each page is done at one time\", §4.4), versions the policy's own downloads never saw. " +
+				"The log is the truth, so this is an oracle; with V = 1 it is the thesis' greedy policy under the same conditions.",
+			Params: []param.Param{samplePagesParam, versionsParam, reserveParam, redrawParam},
+			New: func(env refresh.Env) (refresh.Policy, error) {
+				return NewHybridFromLog(env, env.Params.Int("versions", 5))
 			},
 		},
 	}
@@ -119,6 +137,8 @@ func DefaultSamplePages(pages, budget int) int {
 //     never estimated last), in random order within a site.
 //
 // Only the policy's own downloads feed the history: what a crawler sees.
+// NewHybridFromLog builds the variant of the thesis' experiment instead,
+// whose histories come from the full change log (see there).
 type Hybrid struct {
 	versions int
 	sample   int // P, at most the budget
@@ -139,6 +159,13 @@ type Hybrid struct {
 	weight []float64
 	limit  []int
 	parts  []apportion.Portion
+
+	// With the full log (NewHybridFromLog): the truth, and per page the
+	// cycles with a change, newest in bit 0 at cycle logAt.
+	log    refresh.Truth
+	redraw bool
+	logged []uint64
+	logAt  []int32
 }
 
 // NewHybrid builds the policy from env with V = versions; env.Params may set
@@ -170,6 +197,40 @@ func NewHybrid(env refresh.Env, versions int) *Hybrid {
 	return h
 }
 
+// NewHybridFromLog builds the hybrid as Al-Qaaideh's experiment ran it
+// (§4.4): every page had been crawled daily for three weeks, and a sample
+// page's history was read from that log "at one time", so its last V
+// versions are known from the day it joins the sample, whether or not the
+// policy ever fetched it. The log is the truth (refresh.Truth.Changed), so
+// the policy is an oracle and needs env.Truth. A page's rate is C = D/V
+// over the cycles of the log, V of them or all there are so far; the
+// allocation, the sample downloads and the greedy downloads are those of
+// NewHybrid. With V = 1 it is the thesis' greedy policy under the same
+// conditions. With the parameter redraw, every cycle draws each site's
+// sample pages afresh, as §3.1–3.2 describe the proposed policy ("the
+// proposed policy should select random pages for creating each web site
+// sample every time"; a page leaving the sample loses its versions); the
+// honest hybrid cannot, since a new page has no history of its own.
+func NewHybridFromLog(env refresh.Env, versions int) (*Hybrid, error) {
+	if env.Truth == nil {
+		return nil, errors.New("reads the full change log, the truth: only the lab's oracles are given it")
+	}
+	h := NewHybrid(env, versions)
+	h.logged = make([]uint64, len(env.Repo.Pages))
+	h.logAt = make([]int32, len(env.Repo.Pages))
+	h.log = env.Truth
+	h.redraw = env.Params.Bool("redraw", false)
+	return h, nil
+}
+
+// history returns page p's changes in the log at cycle t, newest in bit 0.
+func (h *Hybrid) history(p, t int32) uint64 {
+	if s := t - h.logAt[p]; s < 64 {
+		return h.logged[p] << s
+	}
+	return 0
+}
+
 // Reuse implements refresh.Reuser: empty samples, no estimates, every copy
 // the initial one, the page lists in the repository's order and a new
 // random source, as NewHybrid leaves them.
@@ -182,6 +243,11 @@ func (h *Hybrid) Reuse(env refresh.Env) {
 		h.rate[w] = -1
 	}
 	clear(h.fetched)
+	if h.logged != nil {
+		h.log = env.Truth
+		clear(h.logged)
+		clear(h.logAt)
+	}
 }
 
 // SiteEstimates implements refresh.SiteEstimator: c_w as measured in the
@@ -195,7 +261,16 @@ func (h *Hybrid) Refresh(c *refresh.Crawl) {
 	h.rng.Shuffle(len(h.order), func(i, j int) { h.order[i], h.order[j] = h.order[j], h.order[i] })
 	h.allocate()
 	for w := range h.pages {
+		if h.redraw {
+			h.resize(w, 0)
+		}
 		h.resize(w, h.allot[w])
+	}
+	if h.log != nil {
+		for _, p := range h.log.Changed(int(t)) {
+			h.logged[p] = h.history(p, t) | 1
+			h.logAt[p] = t
+		}
 	}
 	// Step 3: monitor the sample.
 	for _, w := range h.order {
@@ -216,7 +291,11 @@ func (h *Hybrid) Refresh(c *refresh.Crawl) {
 				h.nobs[w][i] = uint8(min(int(h.nobs[w][i])+1, h.versions))
 			}
 			h.fetched[p] = t + 1
-			if v := int(h.nobs[w][i]); v > 0 {
+			if h.log != nil {
+				v := min(h.versions, int(t)+1)
+				sum += float64(bits.OnesCount64(h.history(p, t)&(1<<v-1))) / float64(v)
+				n++
+			} else if v := int(h.nobs[w][i]); v > 0 {
 				d := bits.OnesCount64(h.hist[w][i] & (1<<v - 1))
 				sum += float64(d) / float64(v)
 				n++

@@ -130,29 +130,36 @@ func patterned(t testing.TB, pattern []string) *dataset.Dataset {
 	return d
 }
 
+// pageRatePattern is a hand history: four pages of one site, page i
+// changing in cycle c when pageRatePattern[i][c] is '1'.
+var pageRatePattern = []string{
+	"110101",
+	"000000",
+	"111111",
+	"001100",
+}
+
+// pageRateWant3 is the site's rate after each cycle of pageRatePattern
+// with V = 3, by hand:
+//
+//	page 0: 1/1, 2/2, 2/3, 2/3, 1/3, 2/3
+//	page 1: 0 throughout
+//	page 2: 1/1, 2/2, 3/3, 3/3, 3/3, 3/3
+//	page 3: 0/1, 0/2, 1/3, 2/3, 2/3, 1/3
+var pageRateWant3 = []float64{
+	(1 + 0 + 1 + 0) / 4.0,
+	(1 + 0 + 1 + 0) / 4.0,
+	(2.0/3 + 0 + 1 + 1.0/3) / 4,
+	(2.0/3 + 0 + 1 + 2.0/3) / 4,
+	(1.0/3 + 0 + 1 + 2.0/3) / 4,
+	(2.0/3 + 0 + 1 + 1.0/3) / 4,
+}
+
 // TestPageRate checks C = D/V (§3.3.2.2) on a hand history: four pages
 // monitored every cycle, the site's rate the mean C of its pages over
 // their last V versions (fewer at first).
 func TestPageRate(t *testing.T) {
-	pattern := []string{
-		"110101",
-		"000000",
-		"111111",
-		"001100",
-	}
-	// By hand, V = 3, after cycles 1..6:
-	//   page 0: 1/1, 2/2, 2/3, 2/3, 1/3, 2/3
-	//   page 1: 0 throughout
-	//   page 2: 1/1, 2/2, 3/3, 3/3, 3/3, 3/3
-	//   page 3: 0/1, 0/2, 1/3, 2/3, 2/3, 1/3
-	want3 := []float64{
-		(1 + 0 + 1 + 0) / 4.0,
-		(1 + 0 + 1 + 0) / 4.0,
-		(2.0/3 + 0 + 1 + 1.0/3) / 4,
-		(2.0/3 + 0 + 1 + 2.0/3) / 4,
-		(1.0/3 + 0 + 1 + 2.0/3) / 4,
-		(2.0/3 + 0 + 1 + 1.0/3) / 4,
-	}
+	pattern, want3 := pageRatePattern, pageRateWant3
 	// V = 1: the share of the four pages that changed in the cycle.
 	want1 := []float64{0.5, 0.5, 0.5, 0.75, 0.25, 0.5}
 	d := patterned(t, pattern)

@@ -89,8 +89,86 @@ const AlQaaidehConcentration = 2
 // Poisson process of rate −ln(1−q) per day, so it changes on a given day with
 // probability q and the time of its first change in the day is known.
 func AlQaaidehJordan(seed uint64) *dataset.Dataset {
+	d, err := AlQaaidehJordanWith(seed, AlQaaidehDrift{})
+	if err != nil {
+		panic(err) // no drift is always valid
+	}
+	return d
+}
+
+// AlQaaidehDrift makes the rates of AlQaaidehJordan's sites vary over the
+// three weeks, as the thesis' Fig. 4.1 plots them ("Web sites change rate
+// variation over time"; the figure is not in the text, which says only
+// that the variation was low). The zero value is no drift.
+//
+// Site w's change intensity at time t (days) is its page's constant rate
+// times m_w(t) = 1 + Drift·sin(2π·t/Period + φ_w), φ_w a random phase per
+// site, so sites rise and fall at different times and their order can
+// swap. Each page's changes are drawn exactly as without drift and then
+// moved in time (poissonWarped): a page keeps the number of changes it
+// would have had, over a whole number of periods exactly and otherwise
+// nearly, and only when they happen moves. Where changes bunch two may
+// fall on one day, so a site's share of pages changed per day falls a
+// little below Table 4.1's, most for the fastest site.
+type AlQaaidehDrift struct {
+	// Drift is the amplitude of the swing, from 0 (constant rates) to 1
+	// (each site's intensity swings between 0 and twice its mean).
+	Drift float64 `json:"drift"`
+	// Period is the length of one swing in days, from 1 to 1,000; 0
+	// means the whole run, 21 days.
+	Period float64 `json:"driftPeriod"`
+}
+
+// Check returns an error naming the first field out of range.
+func (c AlQaaidehDrift) Check() error {
+	if !(c.Drift >= 0 && c.Drift <= 1) {
+		return fmt.Errorf("drift: expected 0 to 1, got %v", c.Drift)
+	}
+	if !(c.Period == 0 || c.Period >= 1 && c.Period <= 1000) {
+		return fmt.Errorf("driftPeriod: expected 0 (the run's 21 days) or 1 to 1000 days, got %v", c.Period)
+	}
+	return nil
+}
+
+// warp returns the time change of site phase phi over days: the inverse
+// of M(t) = ∫₀ᵗ m = t + Drift·L/2π·(cos φ − cos(2πt/L + φ)), and M(days),
+// the horizon to draw the unwarped process over.
+func (c AlQaaidehDrift) warp(phi float64, days int) (func(float64) float64, float64) {
+	L := c.Period
+	if L == 0 {
+		L = float64(days)
+	}
+	k := c.Drift * L / (2 * math.Pi)
+	M := func(t float64) float64 { return t + k*(math.Cos(phi)-math.Cos(2*math.Pi*t/L+phi)) }
+	inv := func(u float64) float64 {
+		// M is increasing (m ≥ 0): bisection, to the last bit.
+		lo, hi := 0.0, float64(days)
+		for range 100 {
+			mid := (lo + hi) / 2
+			if mid <= lo || mid >= hi {
+				break
+			}
+			if M(mid) < u {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		return hi
+	}
+	return inv, M(float64(days))
+}
+
+// AlQaaidehJordanWith is AlQaaidehJordan with the site rates drifting as
+// drift says; with no drift it is AlQaaidehJordan, byte for byte. The
+// pages' change probabilities are the same whatever the drift (the phases
+// come from a stream of their own).
+func AlQaaidehJordanWith(seed uint64, drift AlQaaidehDrift) (*dataset.Dataset, error) {
+	if err := drift.Check(); err != nil {
+		return nil, err
+	}
 	const days = 21
-	b := newBuilder(dataset.Info{
+	info := dataset.Info{
 		ID:     "alqaaideh-jordan",
 		Name:   "Nine Jordanian sites, 21 days (Al-Qaaideh Table 4.1)",
 		Source: "paper",
@@ -99,20 +177,35 @@ func AlQaaidehJordan(seed uint64) *dataset.Dataset {
 			"21 daily cycles. Pages within a site differ (Beta-distributed daily change probabilities around the site's rate).",
 		CycleLength: 86400,
 		CycleUnit:   "day",
-	}, days, true)
+	}
+	if drift.Drift > 0 {
+		L := drift.Period
+		if L == 0 {
+			L = days
+		}
+		info.Name += fmt.Sprintf(", rates drifting ±%g%% every %g days", 100*drift.Drift, L)
+		info.Description += fmt.Sprintf(" Each site's rate drifts: its intensity is 1 + %g·sin(2πt/%g + φ) times its mean, φ a random phase per site (Fig. 4.1).", drift.Drift, L)
+	}
+	b := newBuilder(info, days, true)
 	rng := newRand(seed, "alqaaideh-jordan")
+	phases := newRand(seed, "alqaaideh-jordan/drift")
 	for _, s := range AlQaaidehTable41 {
 		site := b.site(s.Host)
+		var warp func(float64) float64
+		horizon := float64(days)
+		if drift.Drift > 0 {
+			warp, horizon = drift.warp(2*math.Pi*phases.Float64(), days)
+		}
 		for i := range s.Pages {
 			p := b.page(fmt.Sprintf("https://%s/page-%03d", s.Host, i+1), site)
 			q := min(betaMean(rng, s.Rate, AlQaaidehConcentration), 1-1e-9)
 			if q <= 0 {
 				continue
 			}
-			poissonCycles(rng, -math.Log1p(-q), days, func(c int, t float64) { b.change(c, p, t) })
+			poissonWarped(rng, -math.Log1p(-q), horizon, warp, func(c int, t float64) { b.change(c, p, t) })
 		}
 	}
-	return b.finish()
+	return b.finish(), nil
 }
 
 // AlQaaidehExample is the greedy-versus-proportional example of

@@ -25,6 +25,17 @@ func newRand(seed uint64, stream string) *rand.Rand {
 // per cycle) over cycles [0, cycles) and calls mark(c, t) with the time t of
 // the first change in each cycle c that has one.
 func poissonCycles(rng *rand.Rand, rate float64, cycles int, mark func(c int, t float64)) {
+	poissonWarped(rng, rate, float64(cycles), nil, mark)
+}
+
+// poissonWarped is poissonCycles with time changed: it draws a Poisson
+// process of the given rate over [0, horizon] and moves each change from t
+// to warp(t) (increasing, onto [0, cycles]) before marking it; a nil warp
+// leaves times as drawn, horizon then being the cycles. A process whose
+// intensity varies as rate·m(s) is one of constant rate seen through the
+// inverse of M(s) = ∫₀ˢ m, with horizon M(cycles) (the time-change theorem
+// for Poisson processes).
+func poissonWarped(rng *rand.Rand, rate, horizon float64, warp func(float64) float64, mark func(c int, t float64)) {
 	if rate <= 0 {
 		return
 	}
@@ -32,15 +43,19 @@ func poissonCycles(rng *rand.Rand, rate float64, cycles int, mark func(c int, t 
 	last := -1
 	for {
 		t += rng.ExpFloat64() / rate
-		if t > float64(cycles) {
+		if t > horizon {
 			return
 		}
-		c := int(math.Ceil(t)) - 1 // cycle c covers (c, c+1]
+		at := t
+		if warp != nil {
+			at = warp(t)
+		}
+		c := int(math.Ceil(at)) - 1 // cycle c covers (c, c+1]
 		if c < 0 {
 			c = 0
 		}
 		if c != last {
-			mark(c, t)
+			mark(c, at)
 			last = c
 		}
 	}

@@ -124,8 +124,11 @@ func (monitorKind) Fields() []lab.SpecField {
 		{Param: param.Param{Name: "monitor.tracking", Label: "Tracking epochs", Type: param.Int, Help: "Epochs of the tracking phase, every instant monitored, before the first plan."}.Range(0, n)},
 		{Param: param.Param{Name: "monitor.epochs", Label: "Monitored epochs", Type: param.Int, Help: "Monitored epochs after the tracking phase."}.Range(0, n)},
 		{Param: param.Param{Name: "monitor.reallocate", Label: "Re-allocate every (epochs)", Type: param.Int, Help: "Re-estimate and re-allocate every this many epochs; 0 keeps the first plan."}.Range(0, n)},
-		{Param: param.Param{Name: "monitor.window", Label: "Estimate window", Type: param.Int, Help: "Latest observations of an instant its estimate keeps; 0 keeps them all."}.Range(0, 64)},
+		{Param: param.Param{Name: "monitor.window", Label: "Estimate window", Type: param.Int, Help: "Latest observations of an instant (of a page, re-estimating per page) its estimate keeps; 0 keeps them all."}.Range(0, 64)},
 		{Param: param.Param{Name: "monitor.changeTimes", Label: "Monitors read change times", Type: param.Bool, Help: "A monitor learns whether the page changed at its task's own instant, not only since its previous monitoring."}},
+		{Param: param.Param{Name: "monitor.reestimate", Label: "Re-estimate per", Type: param.Enum, Default: monitor.ReestimateInstant, Options: monitor.Reestimates(),
+			OptionLabels: []string{"Instant", "Page"},
+			Help:         "How re-allocation reads the paper's rule (5 changes in the last 10 monitored instants gives 0.5): each instant from its own observations, or each page from its latest at any instant, spread over its instants as the first plan's estimates were."}},
 		{Param: param.Param{Name: "monitor.scheduler", Label: "Scheduler", Type: param.Enum, Default: "", Options: []string{"", monitor.SchedulerList, monitor.SchedulerAlphaPoint},
 			OptionLabels: []string{"None (at their instants)", "List scheduling", "α-point"},
 			Help:         "How the tasks run on the monitoring processes: at their instants (empty), list scheduling or the α-point 1.58-approximation."}},
@@ -161,6 +164,9 @@ func (monitorKind) Design(res *lab.Result) string {
 			lab.Count(ms.Tracking, "epoch", "epochs"), lab.Count(ms.Reallocate, "epoch", "epochs"))
 	} else {
 		s += " The policies that use update probabilities planned with the true ones (Pandey et al. §5.2–5.4)."
+	}
+	if ms.Reallocate > 0 && ms.Reestimate == monitor.ReestimatePage {
+		s += " Re-allocation read the rule per page: each page's latest observations, at whatever instants, rescaled the first plan's update probabilities over all its instants."
 	}
 	if _, known := generators[res.Dataset.ID]; known {
 		s += " Repeat r draws the changes, a coin per page and update instant (§5.1), from PCG stream 2r of the seed, the same for every policy, and the baselines' placement of their tasks from stream 2r + 1."
@@ -314,6 +320,9 @@ func (monitorKind) Resolve(spec lab.Spec, d *dataset.Dataset) (lab.Spec, time.Du
 	if ms.Reallocate < 0 || ms.Window < 0 || ms.Window > 64 {
 		return spec, 0, "", specErr("monitor.window", "reallocate must be at least 0 and window between 0 and 64, got %d and %d", ms.Reallocate, ms.Window)
 	}
+	if ms.Reestimate != "" && !slices.Contains(monitor.Reestimates(), ms.Reestimate) {
+		return spec, 0, "", specErr("monitor.reestimate", "unknown reading %s (expected %q or %q)", quote.Q(ms.Reestimate), monitor.ReestimateInstant, monitor.ReestimatePage)
+	}
 	if ms.Scheduler != "" {
 		if !slices.ContainsFunc(monitor.Schedulers(), func(s monitor.SchedulerDescriptor) bool { return s.ID == ms.Scheduler }) {
 			return spec, 0, "", specErr("monitor.scheduler", "unknown scheduler %s (expected \"\", %q or %q)", quote.Q(ms.Scheduler), monitor.SchedulerList, monitor.SchedulerAlphaPoint)
@@ -349,7 +358,7 @@ func (k monitorKind) Run(ctx context.Context, spec lab.Spec, d *dataset.Dataset,
 	}
 	rep, err := monitor.Run(data, monitor.Experiment{
 		Policies: ids, Budget: spec.Budget, Repeats: spec.Repeats,
-		Tracking: ms.Tracking, Epochs: ms.Epochs, Reallocate: ms.Reallocate, Window: ms.Window, ChangeTimes: ms.ChangeTimes,
+		Tracking: ms.Tracking, Epochs: ms.Epochs, Reallocate: ms.Reallocate, Window: ms.Window, ChangeTimes: ms.ChangeTimes, Reestimate: ms.Reestimate,
 		Scheduler: ms.Scheduler, Monitors: ms.Monitors, Capacity: ms.Capacity,
 		Progress: func(n int) error {
 			progress(n)

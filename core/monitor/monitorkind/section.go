@@ -28,12 +28,17 @@ type Spec struct {
 	// Reallocate re-estimates and re-allocates every Reallocate epochs
 	// (§5.5); 0 keeps the first plan. On a log, 0 means every epoch.
 	Reallocate int `json:"reallocate"`
-	// Window is how many latest observations of an instant its estimate
-	// keeps (0: all; at most 64).
+	// Window is how many latest observations of an instant (of a page,
+	// with Reestimate "page") its estimate keeps (0: all; at most 64).
 	Window int `json:"window"`
 	// ChangeTimes says a monitor learns whether the page changed at its
 	// task's own instant, not only since its previous monitoring.
 	ChangeTimes bool `json:"changeTimes"`
+	// Reestimate is how re-allocation reads §5.5's rule: "instant" (or
+	// ""), each monitored instant's ρ from its own observations, or
+	// "page", each page's rate from its latest observations at any of its
+	// instants, spread over them in the first plan's profile.
+	Reestimate string `json:"reestimate,omitempty"`
 	// Scheduler is "" (every task runs at its instant) or a scheduler id
 	// of core/monitor (list, alpha-point), with Monitors processes that
 	// fetch Capacity documents of the mean size an epoch between them

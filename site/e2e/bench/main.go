@@ -88,6 +88,7 @@ var (
 	noBrow   = flag.Bool("no-browser", false, "skip the headless Chromium measurements")
 	only     = flag.String("only", "", "measure only these parts, comma-separated: throughput, slider, upload, size, pipeline (default all)")
 	pipeRows = flag.Int("pipeline-rows", 3_000_000, "rows of the generated crawl log the Beam pipeline reads (in 4 gzip shards)")
+	pipeDir  = flag.String("pipeline-dir", "", "write the pipeline's generated log (log-*.csv.gz) and its outputs (out/) into this directory and keep them (default a temporary one, removed)")
 	outFlag  = flag.String("out", "", "also write the report as Markdown to this file (make bench: site/e2e/bench/figures.md)")
 	offFlag  = flag.String("off", "", "latency mechanisms to switch off on the lesson pages, comma-separated (experiment.js: lookahead, keysahead, thin, helper), to measure what each saves")
 )

@@ -4,6 +4,7 @@
 import { mountExperiment, catalog, refreshCatalog, el, specFromURL } from './experiment.js';
 import { uploadLog, restoreUpload, whereLogsGo } from './uploads.js';
 import { onEngine } from './api.js';
+import { isRatesHeader, isSummaryFile, readSummary, summaryView } from './pipeline.js';
 
 const $ = (id) => document.getElementById(id);
 const drop = $('dropzone');
@@ -53,6 +54,11 @@ const FORMATS = {
     what: "A JSON object per line: a crawl log's fields (page or url, site, time, changed or hash), or the Common Crawl index's (url, timestamp, status, digest, …).",
     examples: [{ path: 'examples/example-captures.jsonl', label: 'Common Crawl index lines', what: 'one site in six monthly crawls' }],
   },
+  rates: {
+    drop: "Drop the pipeline's rates.csv here", rows: 'pages',
+    what: "A CSV file with a row per page and its change rate, as the Beam pipeline writes its rates.csv: the schedules of the whole crawl at the bandwidth you set. Its summary.json may come with it.",
+    examples: [],
+  },
 };
 const CSV = new Set(['crawl-log', 'change-events']);
 
@@ -73,7 +79,8 @@ function showFormat() {
   const F = FORMATS[f];
   for (const d of document.querySelectorAll('[data-format]')) d.hidden = d.dataset.format !== f;
   $('merge-option').hidden = f !== 'change-events';
-  $('sep-option').hidden = !CSV.has(f);
+  $('sep-option').hidden = !CSV.has(f) && f !== 'rates';
+  $('cycle-option').hidden = f === 'rates'; // a rates file has no cycles
   $('cycle-default').textContent = f === 'change-events' ? '1 day (the default)' : 'infer from the log';
   $('drop-what').textContent = F.drop;
   $('format-what').textContent = F.what;
@@ -83,6 +90,7 @@ function showFormat() {
     ` (${x.what})`,
   ]);
   $('examples').replaceChildren('or try', ...links);
+  $('examples').hidden = !F.examples.length;
   $('ota-credit').hidden = !F.examples.some((x) => x.credit);
 }
 for (const r of document.querySelectorAll('input[name="format"]')) {
@@ -103,10 +111,12 @@ function formatOfName(name) {
   return ext === 'ndjson' ? 'jsonl' : ext;
 }
 
-// readNew reads a file newly chosen: with the format its name says, if
-// any, and without the separator and column map chosen for the last one.
-function readNew(file) {
-  const f = formatOfName(file.name);
+// readNew reads a file newly chosen: with the format its name (or, for a
+// pipeline's rates.csv, its header) says, if any, and without the
+// separator and column map chosen for the last one.
+async function readNew(file) {
+  let f = formatOfName(file.name);
+  if (!f && isRatesHeader(await textOf(file, 4096).catch(() => ''))) f = 'rates';
   if (f && f !== format()) setFormat(f);
   $('sep').value = '';
   columns = '';
@@ -114,14 +124,32 @@ function readNew(file) {
   read(file);
 }
 
-fileInput.addEventListener('change', () => { if (fileInput.files[0]) readNew(fileInput.files[0]); });
+// readChosen reads the files chosen or dropped together: a pipeline's
+// summary.json is shown (it is not a dataset), and the first other file
+// read into the lab, so that the pipeline's rates.csv and summary.json
+// may come at once.
+async function readChosen(files) {
+  // The last file's error goes now, before the files are looked at.
+  errorBox.hidden = true;
+  let log = null;
+  let summaries = 0;
+  for (const file of files) {
+    if (isSummaryFile(file.name, await textOf(file, 1 << 16).catch(() => ''))) {
+      if (!summaries++) await showPipelineSummary(file);
+    } else {
+      log ||= file;
+    }
+  }
+  if (log) await readNew(log);
+}
+
+fileInput.addEventListener('change', () => { if (fileInput.files.length) readChosen([...fileInput.files]); });
 drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
 drop.addEventListener('dragleave', () => drop.classList.remove('over'));
 drop.addEventListener('drop', (e) => {
   e.preventDefault();
   drop.classList.remove('over');
-  const f = e.dataTransfer.files[0];
-  if (f) readNew(f);
+  if (e.dataTransfer.files.length) readChosen([...e.dataTransfer.files]);
 });
 $('examples').addEventListener('click', async (e) => {
   const path = e.target.closest('button.example')?.dataset.path;
@@ -165,8 +193,8 @@ async function read(file) {
   const t0 = performance.now();
   const f = format();
   const r = await uploadLog(file, {
-    format: f, cycle: $('cycle').value, merge: f === 'change-events' ? $('merge').value : '',
-    sep: CSV.has(f) ? $('sep').value : '', columns, onProgress: showProgress,
+    format: f, cycle: f === 'rates' ? '' : $('cycle').value, merge: f === 'change-events' ? $('merge').value : '',
+    sep: CSV.has(f) || f === 'rates' ? $('sep').value : '', columns, onProgress: showProgress,
   });
   progress.hidden = true;
   if (!r.ok) {
@@ -175,6 +203,7 @@ async function read(file) {
   }
   hideMapping();
   if (f === 'change-events') showEventSummary(r.dataset, r.summary, performance.now() - t0);
+  else if (f === 'rates') showRatesSummary(r.dataset, r.summary, performance.now() - t0);
   else showSummary(r.dataset, r.summary, performance.now() - t0);
   if (r.note) $('facts').append(el('dt', { text: 'Your uploads' }), el('dd', { text: r.note }));
   await refreshCatalog();
@@ -374,6 +403,44 @@ function showEventSummary(d, s, ms) {
   $('summary').hidden = false;
 }
 
+function showRatesSummary(d, s, ms) {
+  const n = (x) => x.toLocaleString();
+  const facts = [
+    ['Dataset', d.name],
+    ['Pages', n(s.pages)],
+    ['Sites', n(s.sites)],
+    ['Rates', "each page's estimated rate, taken as its true rate by the schedules below"],
+    ['Read in', `${Math.round(ms)} ms, ${logsGo.where}`],
+  ];
+  $('facts').replaceChildren(...facts.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v })]));
+  $('summary').hidden = false;
+}
+
+// showPipelineSummary shows a pipeline's summary.json, read here in the
+// page whichever engine reads the logs.
+async function showPipelineSummary(file) {
+  const box = $('pipeline-body');
+  let text;
+  try {
+    text = await textOf(file, 64 << 20);
+  } catch (err) {
+    text = null;
+    box.replaceChildren(el('div', { class: 'error', role: 'alert' }, el('strong', { text: `${file.name} could not be read. ` }), String(err.message || err)));
+  }
+  if (text !== null) {
+    const r = readSummary(text);
+    if (r.ok) {
+      box.replaceChildren(...summaryView(r.summary, file.name, 'in this tab by the page itself; a summary is never sent anywhere, whichever engine reads logs'));
+    } else {
+      const parts = [el('strong', { text: `${file.name} could not be read. ` }), r.error.error];
+      const line = r.error.line ? text.split(/\r?\n/)[r.error.line - 1] : undefined;
+      if (line !== undefined) parts.push(el('div', { class: 'bad-line' }, el('span', { class: 'ln', text: `line ${r.error.line}` }), el('code', { text: line })));
+      box.replaceChildren(el('div', { class: 'error', role: 'alert', id: 'pipeline-error' }, ...parts));
+    }
+  }
+  $('pipeline').hidden = false;
+}
+
 function humanSeconds(s) {
   if (!s) return 'one cycle';
   const units = [[604800, 'week'], [86400, 'day'], [3600, 'hour'], [60, 'minute']];
@@ -386,6 +453,9 @@ function humanSeconds(s) {
 
 async function showExperiment(d, spec) {
   const cat = await catalog();
+  const schedules = spec ? spec.kind === 'schedule' : format() === 'rates';
+  $('experiment-title').textContent = schedules ? 'Every schedule on your crawl' : 'Every policy on your log';
+  if (schedules) return mount(scheduleConfig(cat, d, spec));
   const ids = cat.policies.filter((p) => p.kind === 'refresh').map((p) => p.id);
   const budget = Math.max(1, Math.round(d.pages / 10));
   const config = {
@@ -408,6 +478,48 @@ async function showExperiment(d, spec) {
     readouts: ['changeRatio', 'freshness', 'age'],
     crawler: true, // the crawler view, on a sample of the log's pages when it is large
   };
+  return mount(config, cat);
+}
+
+// The most pages whose allocation a schedule result lists, so the most an
+// allocation chart draws (schedulekind.MaxAllocationPages).
+const ALLOCATION_PAGES = 200;
+
+// scheduleConfig is the experiment on a rates dataset (the pipeline's
+// rates.csv): the schedule kind plans each page's syncs per day at the
+// bandwidth set, with the uploaded rates as the truth, and simulates every
+// plan on them, as the optimal-schedules lesson does on Cho &
+// Garcia-Molina's five pages.
+function scheduleConfig(cat, d, spec) {
+  const ids = cat.policies.filter((p) => p.kind === 'schedule').map((p) => p.id);
+  const charts = [
+    { type: 'bars', metric: 'freshness', caption: "Share of time each copy is up to date, averaged over the pages, with 95% intervals across repeats. The crawlers' adaptive rules (Nutch, Heritrix, StormCrawler) spend what their rules make them spend, not the bandwidth set: see the table's Syncs per day." },
+    { type: 'bars', metric: 'age', expected: true, caption: "How long, on average, a copy has been missing a change, simulated beside each plan's exact expectation (the open bar)." },
+  ];
+  if (d.pages <= ALLOCATION_PAGES) {
+    charts.splice(1, 0, { type: 'allocation', metric: 'freshness', caption: "Each policy's syncs per day for each page, beside the page's change rate (hatched)." });
+  }
+  return {
+    id: 'upload',
+    spec: spec || {
+      kind: 'schedule', dataset: { id: d.id }, budget: Math.max(1, Math.round(d.pages / 10)), repeats: 5, seed: 1,
+      schedule: { days: 200, warmup: 150, rates: 'oracle' }, policies: ids.map((id) => ({ id })),
+    },
+    controls: [
+      { field: 'budget', label: 'Syncs per day (the bandwidth)', type: 'range', min: 1, max: Math.max(10, 5 * d.pages), step: 1,
+        help: d.pages > ALLOCATION_PAGES ? `The whole crawl's syncs per day, shared among its pages. The allocation per page is drawn for at most ${ALLOCATION_PAGES} pages.` : "The whole crawl's syncs per day, shared among its pages." },
+      { field: 'schedule.rates', label: 'Rates the policies plan with', type: 'choice' },
+      { field: 'repeats', label: 'Repeats', type: 'range', min: 2, max: 40, step: 1 },
+      { field: 'seed', label: 'Seed', type: 'range', min: 1, max: 1000, step: 1 },
+      { field: 'policies', label: 'Schedules', type: 'policies', options: ids },
+    ],
+    charts,
+    readouts: ['freshness', 'age', 'syncsPerDay'],
+  };
+}
+
+async function mount(config, cat) {
+  cat ||= await catalog();
   const root = $('experiment');
   root.hidden = false;
   if (experiment) {
@@ -420,7 +532,7 @@ async function showExperiment(d, spec) {
 // A reload or a shared link: find the log in this browser again.
 (async () => {
   const s = specFromURL();
-  if (!s || s.error || !s.dataset || !/^(upload|events)-/.test(s.dataset.id || '')) return;
+  if (!s || s.error || !s.dataset || !/^(upload|events|rates)-/.test(s.dataset.id || '')) return;
   showProgress('read', 0, 0);
   const ok = await restoreUpload(s.dataset.id);
   progress.hidden = true;
