@@ -430,6 +430,9 @@ func jsonError(body []byte, v any, err error) Response {
 			"error": fmt.Sprintf("line %d, column %d: invalid JSON: %v", line, col, syn), "line": line, "column": col,
 		})
 	case errors.As(err, &typ):
+		if t := typeError(body, v); t != nil {
+			typ = t // where it is in the whole body, not in a spec or result
+		}
 		line, col := position(body, typ.Offset)
 		msg := fmt.Sprintf("expected %s, got a JSON %s", typ.Type, typ.Value)
 		if typ.Field == "" {

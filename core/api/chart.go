@@ -11,6 +11,7 @@ import (
 	"github.com/refreshlab/refreshlab/core/chart"
 	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/monitor/monitorkind"
 
 	"github.com/refreshlab/refreshlab/core/internal/quote"
 )
@@ -289,7 +290,7 @@ func Figure(res *lab.Result, opts ChartOptions) (figure, error) {
 	}
 	about := fmt.Sprintf("%s on %s, %d downloads per %s, %d repeats, seed %d.",
 		m.Name, res.Dataset.Name, res.Spec.Budget, unit, res.Spec.Repeats, res.Spec.Seed)
-	if res.Spec.Kind == lab.KindMonitor {
+	if res.Spec.Kind == monitorkind.ID {
 		about = fmt.Sprintf("%s on %s, %d monitoring tasks per epoch, %d repeats, seed %d.",
 			m.Name, res.Dataset.Name, res.Spec.Budget, res.Spec.Repeats, res.Spec.Seed)
 	}

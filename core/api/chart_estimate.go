@@ -20,16 +20,16 @@ const pathLines = 6
 func estimateChart(res *lab.Result, opts ChartOptions, m lab.Metric, refs []chart.Ref) (figure, error) {
 	var pols []lab.PolicyResult
 	for _, p := range res.Policies {
-		if p.Estimate != nil && (len(opts.Policies) == 0 || slices.Contains(opts.Policies, p.ID)) {
+		if estimatekind.PolicyResultOf(p) != nil && (len(opts.Policies) == 0 || slices.Contains(opts.Policies, p.ID)) {
 			pols = append(pols, p)
 		}
 	}
 	if len(pols) == 0 {
 		return nil, fmt.Errorf("a %s chart needs an estimate result (kind %q)", opts.Type, estimatekind.ID)
 	}
-	es := res.Spec.Estimate
+	es := estimatekind.SpecOf(res.Spec)
 	if es == nil {
-		es = &lab.EstimateSpec{}
+		es = &estimatekind.Spec{}
 	}
 	crawl := fmt.Sprintf("%s crawl from %s", es.Crawl.Mode, estimatekind.DaysText(es.Crawl.Initial))
 	if es.Crawl.Mode == estimatekind.CrawlSequential {
@@ -55,7 +55,7 @@ func estimateChart(res *lab.Result, opts ChartOptions, m lab.Metric, refs []char
 // epoch, for pathLines of the paths (spread over their initial intervals),
 // and the edge-case estimates of every path as dots.
 func pathsChart(p lab.PolicyResult, opts ChartOptions, refs []chart.Ref, about string) (figure, error) {
-	paths := p.Estimate.Paths
+	paths := estimatekind.PolicyResultOf(p).Paths
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%s has no estimation paths", p.Name)
 	}
@@ -69,7 +69,7 @@ func pathsChart(p lab.PolicyResult, opts ChartOptions, refs []chart.Ref, about s
 	if c.Title == "" {
 		c.Title = "Estimation paths of " + p.Name
 	}
-	if rate := paths[0].Rate; rate > 0 && len(refs) == 0 && slices.IndexFunc(paths, func(q lab.EstimatePath) bool { return q.Rate != rate }) < 0 {
+	if rate := paths[0].Rate; rate > 0 && len(refs) == 0 && slices.IndexFunc(paths, func(q estimatekind.Path) bool { return q.Rate != rate }) < 0 {
 		c.Refs = append(c.Refs, chart.Ref{Y: 24 / rate, Label: fmt.Sprintf("true period %.3g h", 24/rate)})
 	}
 	n := min(pathLines, len(paths))
@@ -138,8 +138,8 @@ func estimateSweepChart(res *lab.Result, opts ChartOptions, m lab.Metric, styles
 	}
 	ylabel := estimateAxis(m)
 	pool := 0
-	if res.Spec.Estimate != nil {
-		pool = res.Spec.Estimate.Pool
+	if estimatekind.SpecOf(res.Spec) != nil {
+		pool = estimatekind.SpecOf(res.Spec).Pool
 	}
 	c := chart.Line{
 		Title:       opts.Title,
@@ -203,10 +203,10 @@ func varies(s stat.Series) bool {
 // the hourly bins (the probability of each day summed over its 24 1-hour
 // bins, so the two lines are comparable and readable at 1,000 pages).
 func priorChart(pols []lab.PolicyResult, opts ChartOptions, refs []chart.Ref, about string) (figure, error) {
-	var pr *lab.EstimatePrior
+	var pr *estimatekind.Prior
 	name := ""
 	for _, p := range pols {
-		if q := p.Estimate.Prior; q != nil && (pr == nil || q.Induced != nil && pr.Induced == nil) {
+		if q := estimatekind.PolicyResultOf(p).Prior; q != nil && (pr == nil || q.Induced != nil && pr.Induced == nil) {
 			pr, name = q, p.Name
 		}
 	}
@@ -268,7 +268,7 @@ func epochsChart(res *lab.Result, pols []lab.PolicyResult, opts ChartOptions, m 
 	}
 	for _, p := range pols {
 		per, name := p.Series[m.ID], p.Name
-		if b := p.Estimate.Best; b != nil && m.ID == estimatekind.MetricMAD {
+		if b := estimatekind.PolicyResultOf(p).Best; b != nil && m.ID == estimatekind.MetricMAD {
 			per, name = b.MADSeries, fmt.Sprintf("%s, best initial interval %s", p.Name, estimatekind.DaysText(b.Initial))
 		}
 		s := chart.Series{Name: name, Key: p.Key(), Style: styles(p.Key())}
@@ -277,16 +277,16 @@ func epochsChart(res *lab.Result, pols []lab.PolicyResult, opts ChartOptions, m 
 			s.Y, s.Lo, s.Hi = append(s.Y, v.Mean), append(s.Lo, v.Lo), append(s.Hi, v.Hi)
 		}
 		c.Series = append(c.Series, s)
-		if opts.Expected && m.ID == estimatekind.MetricRateEstimate && p.Estimate.Expected != nil {
+		if opts.Expected && m.ID == estimatekind.MetricRateEstimate && estimatekind.PolicyResultOf(p).Expected != nil {
 			x := chart.Series{Name: p.Name + " (exact expectation)", Key: p.Key(), Style: expectation(s.Style)}
-			for e, v := range p.Estimate.Expected {
+			for e, v := range estimatekind.PolicyResultOf(p).Expected {
 				x.X, x.Y = append(x.X, float64(e+1)), append(x.Y, v)
 			}
 			c.Series = append(c.Series, x)
 		}
 	}
-	if m.ID == estimatekind.MetricRateEstimate && len(refs) == 0 && pols[0].Estimate.TrueRate > 0 {
-		c.Refs = append(c.Refs, chart.Ref{Y: pols[0].Estimate.TrueRate, Label: fmt.Sprintf("true rate %g per day", pols[0].Estimate.TrueRate)})
+	if m.ID == estimatekind.MetricRateEstimate && len(refs) == 0 && estimatekind.PolicyResultOf(pols[0]).TrueRate > 0 {
+		c.Refs = append(c.Refs, chart.Ref{Y: estimatekind.PolicyResultOf(pols[0]).TrueRate, Label: fmt.Sprintf("true rate %g per day", estimatekind.PolicyResultOf(pols[0]).TrueRate)})
 	}
 	return c, nil
 }

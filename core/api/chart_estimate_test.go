@@ -16,7 +16,7 @@ func estimateResult(t *testing.T) *lab.Result {
 	t.Helper()
 	res, err := lab.New().Run(lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 2, Seed: 4,
 		Policies: []lab.PolicySpec{{ID: "mle"}, {ID: "pseudo-mle"}},
-		Estimate: &lab.EstimateSpec{Pages: 200, Epochs: 8, Crawl: lab.EstimateCrawl{PriorStart: true}, Prior: lab.EstimatePriorOptions{Steps: 200, Restarts: 2}},
+		Sections: lab.Sections{estimatekind.ID: &estimatekind.Spec{Pages: 200, Epochs: 8, Crawl: estimatekind.Crawl{PriorStart: true}, Prior: estimatekind.PriorOptions{Steps: 200, Restarts: 2}}},
 		Sweep:    &lab.Sweep{Field: "estimate.crawl.initial", Values: []float64{1, 4, 8, 12, 20}}})
 	if err != nil {
 		t.Fatal(err)
@@ -43,13 +43,13 @@ func TestEstimateCharts(t *testing.T) {
 		}
 	}
 	best := res.Sweep.Values[at]
-	if b := res.Policies[0].Estimate.Best; b == nil || b.Initial != best {
+	if b := estimatekind.PolicyResultOf(res.Policies[0]).Best; b == nil || b.Initial != best {
 		t.Fatalf("mle's best run %+v, want one at initial %v", b, best)
 	}
 	if x, ok := res.Policies[0].Fact(estimatekind.FactBestInitial); !ok || x != best {
 		t.Errorf("mle's fact bestInitial %v (%v), want %v", x, ok, best)
 	}
-	if b := res.Policies[1].Estimate.Best; b != nil {
+	if b := estimatekind.PolicyResultOf(res.Policies[1]).Best; b != nil {
 		t.Errorf("pseudo-mle starting from its prior has a best initial interval %v", b.Initial)
 	}
 	if x, ok := res.Policies[1].Fact(estimatekind.FactBestInitial); ok {
@@ -59,7 +59,7 @@ func TestEstimateCharts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	initial := res.Spec.Estimate.Crawl.Initial
+	initial := estimatekind.SpecOf(res.Spec).Crawl.Initial
 	if line, ok := fig.(chart.Line); !ok || len(line.Marks) != 2 || line.Marks[0].X != best || line.Marks[1].X != initial || !line.Marks[1].Current {
 		t.Errorf("estimate-sweep chart %T: marks %+v, want one at %v (mle's minimum) and the run's own %v", fig, line.Marks, best, initial)
 	}
@@ -102,7 +102,7 @@ func TestEstimateCharts(t *testing.T) {
 func TestEstimateExpectedChart(t *testing.T) {
 	res, err := lab.New().Run(lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 5, Seed: 1,
 		Policies: []lab.PolicySpec{{ID: "naive"}, {ID: "cho-garcia-molina"}},
-		Estimate: &lab.EstimateSpec{Rate: 2, Pages: 100, Epochs: 10, Crawl: lab.EstimateCrawl{Mode: "fixed", Initial: 1}}})
+		Sections: lab.Sections{estimatekind.ID: &estimatekind.Spec{Rate: 2, Pages: 100, Epochs: 10, Crawl: estimatekind.Crawl{Mode: "fixed", Initial: 1}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/chart"
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/monitor/monitorkind"
 )
 
 // Chart types of the monitor kind (Pandey, Ramamritham & Chakrabarti,
@@ -66,8 +67,8 @@ func monitorChart(res *lab.Result, opts ChartOptions, m lab.Metric, pols []lab.P
 func monitorAllocationChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult, name func(lab.PolicyResult) string, styles func(string) *chart.Style, refs []chart.Ref, setting string) (figure, error) {
 	n := 0
 	for _, p := range pols {
-		if p.Monitor != nil {
-			n = len(p.Monitor.Tasks)
+		if mp := monitorkind.PolicyResultOf(p); mp != nil {
+			n = len(mp.Tasks)
 		}
 	}
 	if n == 0 {
@@ -75,8 +76,8 @@ func monitorAllocationChart(res *lab.Result, opts ChartOptions, pols []lab.Polic
 	}
 	size := (n + monitorBins - 1) / monitorBins
 	var changes []float64
-	if res.Monitor != nil && len(res.Monitor.Changes) == n {
-		changes = res.Monitor.Changes
+	if mr := monitorkind.ResultOf(res); mr != nil && len(mr.Changes) == n {
+		changes = mr.Changes
 	}
 	c := chart.Grouped{
 		Title:       opts.Title,
@@ -100,13 +101,14 @@ func monitorAllocationChart(res *lab.Result, opts ChartOptions, pols []lab.Polic
 		c.Groups = append(c.Groups, label)
 	}
 	for _, p := range pols {
-		if p.Monitor == nil || len(p.Monitor.Tasks) != n {
+		mp := monitorkind.PolicyResultOf(p)
+		if mp == nil || len(mp.Tasks) != n {
 			continue
 		}
 		s := chart.GroupSeries{Name: name(p), Key: p.Key(), Style: styles(p.Key())}
 		for lo := 0; lo < n; lo += size {
 			var sum float64
-			for _, x := range p.Monitor.Tasks[lo:min(lo+size, n)] {
+			for _, x := range mp.Tasks[lo:min(lo+size, n)] {
 				sum += x
 			}
 			s.Values = append(s.Values, sum)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/chart"
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/monitor/monitorkind"
 )
 
 // TestMonitorCharts draws the monitor kind's chart types from one run with
@@ -15,9 +16,9 @@ import (
 // them, per policy and along the sweep, and the epochs chart has a point
 // per monitored epoch. Each draws as SVG.
 func TestMonitorCharts(t *testing.T) {
-	spec := lab.Spec{Kind: lab.KindMonitor, Dataset: lab.DatasetRef{ID: "pandey-cam"}, Budget: 1500, Repeats: 2, Seed: 3,
+	spec := lab.Spec{Kind: monitorkind.ID, Dataset: lab.DatasetRef{ID: "pandey-cam"}, Budget: 1500, Repeats: 2, Seed: 3,
 		Policies: []lab.PolicySpec{{ID: "cam"}, {ID: "weighted-uniform"}},
-		Monitor:  &lab.MonitorSpec{Tracking: 1, Epochs: 3, Reallocate: 1, Scheduler: "list", Monitors: 4, Capacity: 1000},
+		Sections: lab.Sections{monitorkind.ID: &monitorkind.Spec{Tracking: 1, Epochs: 3, Reallocate: 1, Scheduler: "list", Monitors: 4, Capacity: 1000}},
 		Sweep:    &lab.Sweep{Field: "budget", Values: []float64{500, 1500}}}
 	res, err := lab.New().Run(spec)
 	if err != nil {

@@ -13,10 +13,11 @@ import (
 // plan's, or an adaptive rule's measured rate) with its 95% interval across
 // repeats, and the page's change rate (hatched) last.
 func allocationChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult, styles func(string) *chart.Style, refs []chart.Ref) (figure, error) {
-	if res.Schedule == nil || res.Schedule.TrueRates == nil {
+	sres := schedulekind.ResultOf(res)
+	if sres == nil || sres.TrueRates == nil {
 		return nil, fmt.Errorf("an allocation chart needs a schedule result on at most %d pages", schedulekind.MaxAllocationPages)
 	}
-	rates := res.Schedule.TrueRates
+	rates := sres.TrueRates
 	c := chart.Grouped{
 		Title: opts.Title,
 		Description: fmt.Sprintf("Syncs per day each policy gives each page, mean over %d repeats with 95%% intervals, beside the page's change rate. %s, %d syncs per day, seed %d.",
@@ -32,11 +33,12 @@ func allocationChart(res *lab.Result, opts ChartOptions, pols []lab.PolicyResult
 	}
 	name := seriesNames(pols)
 	for _, p := range pols {
-		if p.Schedule == nil || len(p.Schedule.Allocation) != len(rates) {
+		sp := schedulekind.PolicyResultOf(p)
+		if sp == nil || len(sp.Allocation) != len(rates) {
 			continue
 		}
 		s := chart.GroupSeries{Name: name(p), Key: p.Key(), Style: styles(p.Key())}
-		for _, a := range p.Schedule.Allocation {
+		for _, a := range sp.Allocation {
 			lo, hi := a.Lo, a.Hi
 			if lo != lo { // one repeat, or a fixed plan: no interval
 				lo, hi = a.Mean, a.Mean

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 )
 
 // Limits on what a client sends to be drawn or reported, so that one
@@ -59,7 +60,7 @@ func checkResult(res *lab.Result) (Response, bool) {
 			names = append(names, struct{ field, s string }{fmt.Sprintf("result.sweep.policies[%d].name", i), p.Name})
 		}
 	}
-	if s := res.Schedule; s != nil {
+	if s := schedulekind.ResultOf(res); s != nil {
 		points += len(s.TrueRates)
 	}
 	if points > MaxResultPoints {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 )
 
 // TestUploadRatesSchedule uploads Cho & Garcia-Molina's five pages as a
@@ -37,10 +38,10 @@ func TestUploadRatesSchedule(t *testing.T) {
 		return res
 	}
 	got, want := run(id), run("cho-garcia-molina-5")
-	if got.Schedule.RatesFrom != "truth" {
-		t.Fatalf("rates from %q, want the uploaded truth", got.Schedule.RatesFrom)
+	if schedulekind.ResultOf(&got).RatesFrom != "truth" {
+		t.Fatalf("rates from %q, want the uploaded truth", schedulekind.ResultOf(&got).RatesFrom)
 	}
-	ga, wa := got.Policies[0].Schedule.Allocation, want.Policies[0].Schedule.Allocation
+	ga, wa := schedulekind.PolicyResultOf(got.Policies[0]).Allocation, schedulekind.PolicyResultOf(want.Policies[0]).Allocation
 	if len(ga) != 5 || len(wa) != 5 {
 		t.Fatalf("allocations %v, %v", ga, wa)
 	}

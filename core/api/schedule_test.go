@@ -44,7 +44,7 @@ func TestScheduleDoneWhen(t *testing.T) {
 			t.Errorf("%s: planned with the true rates but not labelled an oracle", p.ID)
 		}
 	}
-	alloc := res.Policies[0].Schedule.Allocation
+	alloc := schedulekind.PolicyResultOf(res.Policies[0]).Allocation
 	for i, w := range []float64{1.15, 1.36, 1.35, 1.14, 0} {
 		if d := math.Abs(alloc[i].Mean - w); d > 0.005 {
 			t.Errorf("optimal allocation of page %d: %.4f, Cho & Garcia-Molina (2003): %.2f", i+1, alloc[i].Mean, w)
@@ -80,7 +80,7 @@ func TestSchedulePoliciesListed(t *testing.T) {
 func TestScheduleCharts(t *testing.T) {
 	l := lab.New()
 	spec := lab.Spec{Kind: schedulekind.ID, Dataset: lab.DatasetRef{ID: "cho-garcia-molina-5"}, Budget: 5, Seed: 1, Repeats: 3,
-		Schedule: &lab.ScheduleSpec{Days: 50}, Policies: []lab.PolicySpec{{ID: "cho-optimal-freshness"}, {ID: "uniform"}, {ID: "nutch"}},
+		Sections: lab.Sections{schedulekind.ID: &schedulekind.Spec{Days: 50}}, Policies: []lab.PolicySpec{{ID: "cho-optimal-freshness"}, {ID: "uniform"}, {ID: "nutch"}},
 		Sweep: &lab.Sweep{Field: "budget", Values: []float64{2, 10}}}
 	res, err := l.Run(spec)
 	if err != nil {

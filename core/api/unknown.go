@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/refreshlab/refreshlab/core/lab"
 )
 
 // unknownFieldError is a member of a JSON object that no field of the Go
@@ -23,8 +25,10 @@ func (e *unknownFieldError) Error() string { return "unknown field " + strconv.Q
 // its error's text; this finds it, and where it is, from the body and the
 // type alone. It matches names as encoding/json does: the json tag's name
 // or else the Go name, exactly or ignoring case, through embedded structs.
-// Inside a value whose type decodes itself (json.Unmarshaler) or an
-// interface nothing is checked, as the decoder checks nothing there either.
+// A spec or result is walked as its JSON shape (lab.JSONShape), with its
+// kinds' members; inside any other value whose type decodes itself
+// (json.Unmarshaler) or an interface nothing is checked, as the decoder
+// checks nothing there either.
 func findUnknownField(body []byte, v any) *unknownFieldError {
 	w := unknownWalk{body: body, dec: json.NewDecoder(bytes.NewReader(body))}
 	return w.value(reflect.TypeOf(v), "")
@@ -45,6 +49,9 @@ func (w *unknownWalk) value(t reflect.Type, path string) *unknownFieldError {
 	dec := w.dec
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if t != nil {
+		t = lab.JSONShape(t) // a spec or result with its kinds' members
 	}
 	if t != nil && reflect.PointerTo(t).Implements(unmarshalerType) {
 		t = nil

@@ -213,10 +213,20 @@ func (f Field) Set(spec Spec, v any) (Spec, error) {
 }
 
 // setMember sets the member of *spec at path (JSON names) to v, allocating
-// the structs on the way (a nil Estimate, say) as copies, so that spec's
-// own are left as they were.
+// the structs on the way and a kind's member of spec.Sections as copies,
+// so that spec's own are left as they were.
 func setMember(spec *Spec, path []string, v any) error {
 	at := reflect.ValueOf(spec).Elem()
+	if zero, ok := specSection(path[0]); ok {
+		// A kind's own fields: a copy of its member, or a new one.
+		cp := reflect.New(reflect.TypeOf(zero).Elem())
+		if x := spec.Sections[path[0]]; x != nil {
+			cp.Elem().Set(reflect.ValueOf(x).Elem())
+		}
+		spec.Sections = spec.Sections.With(path[0], cp.Interface())
+		at = cp.Elem()
+		path = path[1:]
+	}
 	for n, name := range path {
 		if at.Kind() == reflect.Pointer {
 			cp := reflect.New(at.Type().Elem())

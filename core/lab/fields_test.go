@@ -9,6 +9,7 @@ import (
 
 	"github.com/refreshlab/refreshlab/core/estimate/estimatekind"
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/monitor/monitorkind"
 	"github.com/refreshlab/refreshlab/core/param"
 	"github.com/refreshlab/refreshlab/core/schedule/schedulekind"
 )
@@ -203,32 +204,32 @@ func TestFieldSet(t *testing.T) {
 	}
 
 	// A nested member of an estimate spec without Estimate.
-	if estimate.Estimate != nil {
+	if estimatekind.SpecOf(estimate) != nil {
 		t.Fatal("the estimate spec has an Estimate")
 	}
 	out := set(estimate, "estimate.crawl.initial", 4.0)
-	if out.Estimate == nil || out.Estimate.Crawl.Initial != 4 {
-		t.Fatalf("estimate.crawl.initial = 4 on a spec without Estimate: %+v", out.Estimate)
+	if estimatekind.SpecOf(out) == nil || estimatekind.SpecOf(out).Crawl.Initial != 4 {
+		t.Fatalf("estimate.crawl.initial = 4 on a spec without Estimate: %+v", estimatekind.SpecOf(out))
 	}
-	if estimate.Estimate != nil {
-		t.Errorf("Set gave the original spec an Estimate %+v", estimate.Estimate)
+	if estimatekind.SpecOf(estimate) != nil {
+		t.Errorf("Set gave the original spec an Estimate %+v", estimatekind.SpecOf(estimate))
 	}
 	// With one: the copy keeps its other members, the original its value.
-	estimate.Estimate = &lab.EstimateSpec{Pages: 100, Crawl: lab.EstimateCrawl{Initial: 2, Fraction: 0.5}}
+	estimate.Sections = estimate.Sections.With(estimatekind.ID, &estimatekind.Spec{Pages: 100, Crawl: estimatekind.Crawl{Initial: 2, Fraction: 0.5}})
 	out = set(estimate, "estimate.crawl.initial", 4.0)
-	if out.Estimate == estimate.Estimate || out.Estimate.Pages != 100 || out.Estimate.Crawl != (lab.EstimateCrawl{Initial: 4, Fraction: 0.5}) {
-		t.Errorf("estimate.crawl.initial = 4: copy %+v (the original's pointer: %v)", out.Estimate, out.Estimate == estimate.Estimate)
+	if estimatekind.SpecOf(out) == estimatekind.SpecOf(estimate) || estimatekind.SpecOf(out).Pages != 100 || estimatekind.SpecOf(out).Crawl != (estimatekind.Crawl{Initial: 4, Fraction: 0.5}) {
+		t.Errorf("estimate.crawl.initial = 4: copy %+v (the original's pointer: %v)", estimatekind.SpecOf(out), estimatekind.SpecOf(out) == estimatekind.SpecOf(estimate))
 	}
-	if estimate.Estimate.Crawl.Initial != 2 {
-		t.Errorf("the original's initial interval became %v", estimate.Estimate.Crawl.Initial)
+	if estimatekind.SpecOf(estimate).Crawl.Initial != 2 {
+		t.Errorf("the original's initial interval became %v", estimatekind.SpecOf(estimate).Crawl.Initial)
 	}
 	// A pointer member (schedule.warmup) and a choice.
 	out = set(schedule, "schedule.warmup", 3.0)
-	if out.Schedule == nil || out.Schedule.Warmup == nil || *out.Schedule.Warmup != 3 || schedule.Schedule != nil {
-		t.Errorf("schedule.warmup = 3: copy %+v, original %+v", out.Schedule, schedule.Schedule)
+	if s := schedulekind.SpecOf(out); s == nil || s.Warmup == nil || *s.Warmup != 3 || schedulekind.SpecOf(schedule) != nil {
+		t.Errorf("schedule.warmup = 3: copy %+v, original %+v", s, schedulekind.SpecOf(schedule))
 	}
-	if out = set(schedule, "schedule.rates", estimatekind.EstMLE); out.Schedule.Rates != estimatekind.EstMLE {
-		t.Errorf("schedule.rates = %s: %q", estimatekind.EstMLE, out.Schedule.Rates)
+	if out = set(schedule, "schedule.rates", estimatekind.EstMLE); schedulekind.SpecOf(out).Rates != estimatekind.EstMLE {
+		t.Errorf("schedule.rates = %s: %q", estimatekind.EstMLE, schedulekind.SpecOf(out).Rates)
 	}
 
 	// Values of the wrong kind for the member.
@@ -265,7 +266,7 @@ func TestSpecFieldsSetTheirMember(t *testing.T) {
 	l := lab.New()
 	refresh, estimate, schedule := fieldSpecs()
 	byKind := map[string]lab.Spec{"": refresh, lab.KindRefresh: refresh, estimatekind.ID: estimate, schedulekind.ID: schedule,
-		lab.KindMonitor: {Kind: lab.KindMonitor, Dataset: lab.DatasetRef{ID: "pandey-cam"}, Budget: 5000, Repeats: 2, Policies: []lab.PolicySpec{{ID: "cam"}}}}
+		monitorkind.ID: {Kind: monitorkind.ID, Dataset: lab.DatasetRef{ID: "pandey-cam"}, Budget: 5000, Repeats: 2, Policies: []lab.PolicySpec{{ID: "cam"}}}}
 	for _, sf := range lab.SpecFields() {
 		spec := byKind[sf.Kind]
 		var v any
@@ -320,8 +321,8 @@ func TestWithField(t *testing.T) {
 	if got := mustJSON(t, refresh); got != before {
 		t.Errorf("With changed the original spec: %s", got)
 	}
-	if out, err := l.With(estimate, "estimate.crawl.initial", 6); err != nil || out.Estimate.Crawl.Initial != 6 || estimate.Estimate != nil {
-		t.Errorf("With(estimate.crawl.initial, 6): %+v, %v (original %+v)", out.Estimate, err, estimate.Estimate)
+	if out, err := l.With(estimate, "estimate.crawl.initial", 6); err != nil || estimatekind.SpecOf(out).Crawl.Initial != 6 || estimatekind.SpecOf(estimate) != nil {
+		t.Errorf("With(estimate.crawl.initial, 6): %+v, %v (original %+v)", estimatekind.SpecOf(out), err, estimatekind.SpecOf(estimate))
 	}
 	for _, tt := range []struct {
 		spec lab.Spec

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/monitor/monitorkind"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden results in testdata/golden (run natively)")
@@ -32,7 +33,7 @@ func goldenSpecs() map[string]lab.Spec {
 	}
 	var monitorAll []lab.PolicySpec
 	for _, d := range lab.Policies() {
-		if d.Kind == lab.KindMonitor {
+		if d.Kind == monitorkind.ID {
 			monitorAll = append(monitorAll, lab.PolicySpec{ID: d.ID})
 		}
 	}
@@ -41,8 +42,8 @@ func goldenSpecs() map[string]lab.Spec {
 		"alqaaideh-example":      {Dataset: lab.DatasetRef{ID: "alqaaideh-example"}, Budget: 100, Repeats: 5, Seed: 2, Policies: all},
 		"alqaaideh-jordan":       {Dataset: lab.DatasetRef{ID: "alqaaideh-jordan"}, Repeats: 5, Seed: 3, Policies: all},
 		"alqaaideh-jordan-tight": {Dataset: lab.DatasetRef{ID: "alqaaideh-jordan"}, Budget: 25, Cycles: 10, Repeats: 5, Seed: 4, Policies: all},
-		"monitor-pandey-cam": {Kind: lab.KindMonitor, Dataset: lab.DatasetRef{ID: "pandey-cam"}, Budget: 2000, Repeats: 3, Seed: 5, Policies: monitorAll,
-			Monitor: &lab.MonitorSpec{Tracking: 1, Epochs: 2, Reallocate: 1, Scheduler: "alpha-point", Monitors: 4, Capacity: 1500}},
+		"monitor-pandey-cam": {Kind: monitorkind.ID, Dataset: lab.DatasetRef{ID: "pandey-cam"}, Budget: 2000, Repeats: 3, Seed: 5, Policies: monitorAll,
+			Sections: lab.Sections{monitorkind.ID: &monitorkind.Spec{Tracking: 1, Epochs: 2, Reallocate: 1, Scheduler: "alpha-point", Monitors: 4, Capacity: 1500}}},
 	}
 }
 

@@ -21,7 +21,8 @@ import (
 // policy of the kind with valid parameters and addressed unambiguously; and
 // after it, that the work the kind estimates stays within MaxWork. A kind
 // registers itself (Register) from the file or package that defines it, so
-// adding one edits no other kind.
+// adding one edits no other kind; its own members of a spec and results
+// are types of its package (Sectioner).
 //
 // The refresh kind is the lab's own: its traces, splits and shared
 // results are built around it. It is resolved and run by the lab's own

@@ -766,7 +766,7 @@ func TestWorkIsWeighedByCost(t *testing.T) {
 func TestResultsCarryTheirKindsMetrics(t *testing.T) {
 	specs := []lab.Spec{
 		{Dataset: lab.DatasetRef{ID: "taleghani-example"}, Budget: 100, Repeats: 3, Policies: []lab.PolicySpec{{ID: "site-greedy"}, {ID: "random"}}},
-		{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 3, Seed: 4, Policies: ids("mle", "pseudo-mle"), Estimate: &lab.EstimateSpec{Pages: 50, Epochs: 4}},
+		{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 3, Seed: 4, Policies: ids("mle", "pseudo-mle"), Sections: lab.Sections{estimatekind.ID: &estimatekind.Spec{Pages: 50, Epochs: 4}}},
 		{Kind: schedulekind.ID, Dataset: lab.DatasetRef{ID: "cho-garcia-molina-5"}, Budget: 5, Repeats: 2, Policies: []lab.PolicySpec{{ID: "uniform"}}},
 	}
 	for _, spec := range specs {

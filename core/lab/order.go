@@ -24,6 +24,7 @@ func Order(ids ...string) {
 		return len(ids) + slices.IndexFunc(registered, func(k Kind) bool { return k.ID() == id })
 	}
 	slices.SortStableFunc(registered, func(a, b Kind) int { return cmp.Compare(rank(a.ID()), rank(b.ID())) })
+	forgetShapes() // their kinds' members follow this order
 	owner := func(kinds []string) int {
 		if len(kinds) == 0 {
 			return -3

@@ -34,11 +34,10 @@ type Result struct {
 	Policies []PolicyResult `json:"policies"`
 	// Sweep holds the runs at each value of the spec's sweep, if it has one.
 	Sweep *SweepResult `json:"sweep,omitempty"`
-	// Schedule describes a schedule run's truth (schedule kind only,
-	// core/schedule/schedulekind).
-	Schedule *ScheduleResult `json:"schedule,omitempty"`
-	// Monitor describes a monitor run's pages (monitor kind only).
-	Monitor *MonitorResult `json:"monitor,omitempty"`
+	// Sections holds what the run's kind says of it as a whole, in the
+	// kind's type and in JSON under its id (such as a schedule run's
+	// truth, core/schedule/schedulekind.Result).
+	Sections Sections `json:"-"`
 	// Work says in a phrase what ran ("3 policies × 10 repeats × 21 days
 	// of 300 pages"), and About in a sentence or two how to read the
 	// numbers (what they average over, their intervals, the setting), for
@@ -74,7 +73,7 @@ func thousands(n int) string {
 // metric's summary at each cycle (refresh) or epoch (estimate). Facts are
 // single numbers the run derives, such as an exact expectation. What only
 // one kind has (per-site estimates, estimation paths, a schedule's
-// allocation) is in Sites, Estimate or Schedule.
+// allocation) is in Sites or Sections.
 type PolicyResult struct {
 	ID     string `json:"id"`
 	Label  string `json:"label,omitempty"` // the spec's label, if any (PolicySpec.Key)
@@ -108,13 +107,10 @@ type PolicyResult struct {
 	// Sites compares the policy's per-site change estimates with the
 	// truth, for policies that estimate them (refresh.SiteEstimator).
 	Sites *SiteEstimates `json:"sites,omitempty"`
-	// Estimate holds an estimator's paths, prior and other per-epoch
-	// series (estimate kind).
-	Estimate *EstimatePolicyResult `json:"estimate,omitempty"`
-	// Schedule holds a schedule's allocation per page (schedule kind).
-	Schedule *SchedulePolicyResult `json:"schedule,omitempty"`
-	// Monitor holds a monitoring policy's tasks per page (monitor kind).
-	Monitor *MonitorPolicyResult `json:"monitor,omitempty"`
+	// Sections holds the policy's results that only its kind has, in the
+	// kind's type and in JSON under its id (such as a schedule's
+	// allocation per page, core/schedule/schedulekind.PolicyResult).
+	Sections Sections `json:"-"`
 }
 
 // Key is how the policy is addressed: its label if it has one, else its id.

@@ -42,13 +42,10 @@ type Spec struct {
 	// Sweep, when set, also runs the spec once per value of one field, for
 	// charts of a metric against, say, the sample size.
 	Sweep *Sweep `json:"sweep,omitempty"`
-	// Estimate holds the estimate kind's own fields (see EstimateSpec).
-	Estimate *EstimateSpec `json:"estimate,omitempty"`
-	// Schedule holds the schedule kind's own fields (see ScheduleSpec and
-	// core/schedule/schedulekind).
-	Schedule *ScheduleSpec `json:"schedule,omitempty"`
-	// Monitor holds the monitor kind's own fields (see MonitorSpec).
-	Monitor *MonitorSpec `json:"monitor,omitempty"`
+	// Sections holds the registered kinds' own fields, each in its
+	// kind's type and in JSON under its kind's id (such as "schedule",
+	// core/schedule/schedulekind.Spec).
+	Sections Sections `json:"-"`
 }
 
 // Sweep varies one numeric field of a spec: "budget", "cycles",

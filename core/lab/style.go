@@ -78,6 +78,13 @@ func RunValue(res *Result, path string) (v float64, ok bool) {
 // setMember writes it.
 func memberValue(spec Spec, path []string) (float64, bool) {
 	at := reflect.ValueOf(spec)
+	if _, ok := specSection(path[0]); ok {
+		x, ok := spec.Sections[path[0]]
+		if !ok {
+			return 0, false
+		}
+		at, path = reflect.ValueOf(x), path[1:]
+	}
 	for _, name := range path {
 		for at.Kind() == reflect.Pointer {
 			if at.IsNil() {

@@ -135,7 +135,7 @@ func TestEstimateSweepMatchesSeparateRuns(t *testing.T) {
 	base := lab.Spec{
 		Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 3, Seed: 4,
 		Policies: []lab.PolicySpec{{ID: "mle"}, {ID: "naive"}},
-		Estimate: &lab.EstimateSpec{Pages: 150, Epochs: 12, Pool: 4},
+		Sections: lab.Sections{estimatekind.ID: &estimatekind.Spec{Pages: 150, Epochs: 12, Pool: 4}},
 	}
 	spec := base
 	spec.Sweep = &lab.Sweep{Field: "estimate.crawl.initial", Values: []float64{1, 3, 7}}
@@ -145,9 +145,9 @@ func TestEstimateSweepMatchesSeparateRuns(t *testing.T) {
 	}
 	for i, v := range spec.Sweep.Values {
 		one := base
-		es := *base.Estimate
+		es := *estimatekind.SpecOf(base)
 		es.Crawl.Initial = v
-		one.Estimate = &es
+		one.Sections = one.Sections.With(estimatekind.ID, &es)
 		r, err := lab.New().Run(one)
 		if err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/monitor/monitorkind"
 	"github.com/refreshlab/refreshlab/core/report"
 )
 
@@ -14,7 +15,7 @@ import (
 // they share no random number as refresh runs' do.
 func TestMonitorMethods(t *testing.T) {
 	l := lab.New()
-	res, err := l.Run(lab.Spec{Kind: lab.KindMonitor, Dataset: lab.DatasetRef{ID: "pandey-cam"}, Budget: 1000, Repeats: 3, Seed: 2,
+	res, err := l.Run(lab.Spec{Kind: monitorkind.ID, Dataset: lab.DatasetRef{ID: "pandey-cam"}, Budget: 1000, Repeats: 3, Seed: 2,
 		Policies: []lab.PolicySpec{{ID: "cam"}, {ID: "uniform"}}})
 	if err != nil {
 		t.Fatal(err)

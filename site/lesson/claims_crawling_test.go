@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/monitor/monitorkind"
 )
 
 // TestClaimsMonitoringIsNotCrawling: 500 pages of equal weight change
@@ -29,7 +30,7 @@ func TestClaimsMonitoringIsNotCrawling(t *testing.T) {
 		return x
 	}
 
-	lambda := res.Monitor.Changes
+	lambda := monitorkind.ResultOf(res).Changes
 	var sum, sq, top float64
 	for i, x := range lambda {
 		sum += x

@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/monitor/monitorkind"
 )
 
 // monitorSet returns an edit that sets the lesson spec's generator fields
 // and drops its sweep unless keep.
-func monitorSet(ms lab.MonitorSpec, keep bool) func(*lab.Spec) {
+func monitorSet(ms monitorkind.Spec, keep bool) func(*lab.Spec) {
 	return func(s *lab.Spec) {
-		s.Monitor = &ms
+		s.Sections = s.Sections.With(monitorkind.ID, &ms)
 		if !keep {
 			s.Sweep = nil
 		}
@@ -20,12 +21,12 @@ func monitorSet(ms lab.MonitorSpec, keep bool) func(*lab.Spec) {
 
 // monitorEdit runs lesson id with its monitor fields edited and repeats
 // set.
-func monitorEdit(t *testing.T, id string, edit func(*lab.MonitorSpec), repeats int) *lab.Result {
+func monitorEdit(t *testing.T, id string, edit func(*monitorkind.Spec), repeats int) *lab.Result {
 	t.Helper()
 	return claimRun(t, id, func(s *lab.Spec) {
-		ms := *s.Monitor
+		ms := *monitorkind.SpecOf(*s)
 		edit(&ms)
-		s.Monitor, s.Repeats = &ms, repeats
+		s.Sections, s.Repeats = s.Sections.With(monitorkind.ID, &ms), repeats
 	})
 }
 
@@ -34,7 +35,7 @@ func ptrTo(x float64) *float64 { return &x }
 // binTasks sums a policy's tasks over pages [lo, hi).
 func binTasks(p lab.PolicyResult, lo, hi int) float64 {
 	var s float64
-	for _, x := range p.Monitor.Tasks[lo:hi] {
+	for _, x := range monitorkind.PolicyResultOf(p).Tasks[lo:hi] {
 		s += x
 	}
 	return s
@@ -59,7 +60,7 @@ func TestClaimsWhereToSpendMonitoringTasks(t *testing.T) {
 
 	cam, wp, wu := policyOf(t, res, "cam"), policyOf(t, res, "weighted-proportional"), policyOf(t, res, "weighted-uniform")
 	var first, all float64
-	for i, x := range res.Monitor.Changes {
+	for i, x := range monitorkind.ResultOf(res).Changes {
 		if i < 50 {
 			first += x
 		}
@@ -72,29 +73,29 @@ func TestClaimsWhereToSpendMonitoringTasks(t *testing.T) {
 		binTasks(cam, 0, 50), binTasks(wp, 0, 50), budget)
 	claim(t, math.Abs(binTasks(wu, 50, 500)/budget-0.9) < 0.01, "weighted uniform spends 90%% of its tasks outside the first bin (%.3f)", binTasks(wu, 50, 500)/budget)
 
-	ratio := func(ms lab.MonitorSpec) float64 {
+	ratio := func(ms monitorkind.Spec) float64 {
 		r, ok := policyOf(t, claimRun(t, id, monitorSet(ms, false)), "cam").Fact("ratioForNinety")
 		if !ok {
 			t.Fatal("no ratioForNinety")
 		}
 		return r
 	}
-	if r := ratio(lab.MonitorSpec{}); !(r < 20) {
+	if r := ratio(monitorkind.Spec{}); !(r < 20) {
 		t.Errorf("claim does not hold: the bundled setting reaches 90%% below the paper's 20 (%.2f)", r)
 	}
-	if r := ratio(lab.MonitorSpec{UpdateSkew: ptrTo(0)}); math.Round(r) != 23 {
+	if r := ratio(monitorkind.Spec{UpdateSkew: ptrTo(0)}); math.Round(r) != 23 {
 		t.Errorf("claim does not hold: update skew 0 needs about 23 (%.2f)", r)
 	}
-	if r := ratio(lab.MonitorSpec{Profile: "uniform"}); math.Round(r) != 27 {
+	if r := ratio(monitorkind.Spec{Profile: "uniform"}); math.Round(r) != 27 {
 		t.Errorf("claim does not hold: a uniform profile needs about 27 (%.2f)", r)
 	}
-	if r := ratio(lab.MonitorSpec{RateSkew: ptrTo(1)}); !(r > 100) {
+	if r := ratio(monitorkind.Spec{RateSkew: ptrTo(1)}); !(r > 100) {
 		t.Errorf("claim does not hold: at θ = 1 the ratio runs into the hundreds (%.2f)", r)
 	}
 
 	skewed := claimRun(t, id, func(s *lab.Spec) {
 		s.Sweep, s.Repeats = nil, 10
-		s.Monitor = &lab.MonitorSpec{WeightSkew: ptrTo(1)}
+		s.Sections = s.Sections.With(monitorkind.ID, &monitorkind.Spec{WeightSkew: ptrTo(1)})
 	})
 	gain := func(key string) float64 {
 		return policyOf(t, skewed, key).Metric("rir").Mean - policyOf(t, res, key).Metric("rir").Mean
@@ -116,35 +117,35 @@ func TestClaimsWhereToSpendMonitoringTasks(t *testing.T) {
 // rising, while weighted proportional loses a little.
 func TestClaimsSchedulingAndReallocation(t *testing.T) {
 	const id = "scheduling-and-reallocation"
-	with := func(edit func(*lab.MonitorSpec), repeats int) *lab.Result { return monitorEdit(t, id, edit, repeats) }
-	res := with(func(*lab.MonitorSpec) {}, 5)
+	with := func(edit func(*monitorkind.Spec), repeats int) *lab.Result { return monitorEdit(t, id, edit, repeats) }
+	res := with(func(*monitorkind.Spec) {}, 5)
 	cam := policyOf(t, res, "cam")
 	a, sch := cam.Metric("lostInAllocation"), cam.Metric("lostInScheduling")
 	truth := cam.Metric("rir").Mean
 	claim(t, sch.Mean < a.Mean/20, "scheduling loses a negligible share beside allocation (%.4f, %.4f)", sch.Mean, a.Mean)
 	claim(t, math.Abs(truth-0.93) < 0.005, "CAM with the truth returns about 0.93 (%.4f)", truth)
 
-	list := policyOf(t, with(func(m *lab.MonitorSpec) { m.Capacity, m.Scheduler = 50, "list" }, 5), "cam").Metric("lostInScheduling")
-	alpha := policyOf(t, with(func(m *lab.MonitorSpec) { m.Capacity = 50 }, 5), "cam").Metric("lostInScheduling")
+	list := policyOf(t, with(func(m *monitorkind.Spec) { m.Capacity, m.Scheduler = 50, "list" }, 5), "cam").Metric("lostInScheduling")
+	alpha := policyOf(t, with(func(m *monitorkind.Spec) { m.Capacity = 50 }, 5), "cam").Metric("lostInScheduling")
 	claim(t, list.Mean > 0.07 && list.Mean < 0.15 && alpha.Mean < 0.01 && above(list, alpha),
 		"at capacity 50 list scheduling loses about a tenth (%.4f), the α-point rule almost nothing (%.4f)", list.Mean, alpha.Mean)
 
 	for _, tracking := range []int{3, 30} {
-		r := with(func(m *lab.MonitorSpec) { m.Tracking, m.Epochs = tracking, 3 }, 5)
+		r := with(func(m *monitorkind.Spec) { m.Tracking, m.Epochs = tracking, 3 }, 5)
 		c, w := policyOf(t, r, "cam").Metric("rir"), policyOf(t, r, "weighted-proportional").Metric("rir")
 		claim(t, above(w, c), "after %d tracking epochs CAM (%.4f) below weighted proportional (%.4f)", tracking, c.Mean, w.Mean)
 	}
-	ten := policyOf(t, with(func(m *lab.MonitorSpec) { m.Tracking, m.Epochs = 10, 3 }, 5), "cam").Metric("rir")
+	ten := policyOf(t, with(func(m *monitorkind.Spec) { m.Tracking, m.Epochs = 10, 3 }, 5), "cam").Metric("rir")
 	claim(t, ten.Mean > 0.6 && ten.Mean < 0.72, "after 10 tracking epochs CAM returns about two thirds (%.4f)", ten.Mean)
 
-	every := policyOf(t, with(func(m *lab.MonitorSpec) { m.Reallocate = 1 }, 5), "cam").Series["rir"]
-	third := policyOf(t, with(func(m *lab.MonitorSpec) { m.Reallocate = 3 }, 5), "cam").Series["rir"]
+	every := policyOf(t, with(func(m *monitorkind.Spec) { m.Reallocate = 1 }, 5), "cam").Series["rir"]
+	third := policyOf(t, with(func(m *monitorkind.Spec) { m.Reallocate = 3 }, 5), "cam").Series["rir"]
 	claim(t, math.Abs(every[0].Mean-truth) < 0.01 && every[1].Mean > 0.15 && every[1].Mean < 0.25 && every[9].Mean < 0.25,
 		"re-allocating from the truth, CAM falls from the truth's RIR (%.4f) to about a fifth after one epoch (%.4f) and stays (%.4f)", every[0].Mean, every[1].Mean, every[9].Mean)
 	claim(t, math.Abs(third[2].Mean-truth) < 0.01 && above(third[3], every[3]) && above(third[9], every[9]),
 		"every 3 epochs postpones the fall (%.4f) and softens it (%.4f against %.4f)", third[2].Mean, third[3].Mean, every[3].Mean)
 
-	long := with(func(m *lab.MonitorSpec) {
+	long := with(func(m *monitorkind.Spec) {
 		m.Tracking, m.Epochs, m.Reallocate, m.Scheduler, m.Monitors, m.Capacity = 3, 30, 1, "", 0, 0
 	}, 10)
 	s := policyOf(t, long, "cam").Series["rir"]
@@ -163,11 +164,11 @@ func TestClaimsSchedulingAndReallocation(t *testing.T) {
 // gains a little per page.
 func TestClaimsReestimatePerPage(t *testing.T) {
 	const id = "scheduling-and-reallocation"
-	with := func(edit func(*lab.MonitorSpec), repeats int) *lab.Result { return monitorEdit(t, id, edit, repeats) }
-	truth := policyOf(t, with(func(*lab.MonitorSpec) {}, 5), "cam").Metric("rir")
-	inst := policyOf(t, with(func(m *lab.MonitorSpec) { m.Reallocate = 1 }, 5), "cam").Metric("rir")
+	with := func(edit func(*monitorkind.Spec), repeats int) *lab.Result { return monitorEdit(t, id, edit, repeats) }
+	truth := policyOf(t, with(func(*monitorkind.Spec) {}, 5), "cam").Metric("rir")
+	inst := policyOf(t, with(func(m *monitorkind.Spec) { m.Reallocate = 1 }, 5), "cam").Metric("rir")
 	for _, k := range []int{1, 5, 10} {
-		r := with(func(m *lab.MonitorSpec) { m.Reallocate, m.Reestimate = k, "page" }, 5)
+		r := with(func(m *monitorkind.Spec) { m.Reallocate, m.Reestimate = k, "page" }, 5)
 		c := policyOf(t, r, "cam")
 		s := c.Series["rir"]
 		claim(t, math.Abs(s[9].Mean-truth.Mean) < 0.02 && math.Abs(c.Metric("rir").Mean-truth.Mean) < 0.015,
@@ -178,7 +179,7 @@ func TestClaimsReestimatePerPage(t *testing.T) {
 	}
 
 	long := func(reading string) *lab.Result {
-		return with(func(m *lab.MonitorSpec) {
+		return with(func(m *monitorkind.Spec) {
 			m.Tracking, m.Epochs, m.Reallocate, m.Reestimate, m.Scheduler, m.Monitors, m.Capacity = 3, 30, 1, reading, "", 0, 0
 		}, 10)
 	}

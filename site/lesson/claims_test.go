@@ -218,10 +218,10 @@ func TestClaimsNewPagesPriors(t *testing.T) {
 	pseudo, mle := policyOf(t, res, "pseudo-mle"), policyOf(t, res, "mle")
 	claim(t, pseudo.Metric(estimatekind.MetricEdgeShare).Mean == 0 && mle.Metric(estimatekind.MetricEdgeShare).Mean > 0.5, "the prior leaves no edge cases; the MLE many")
 	claim(t, above(mle.Metric(estimatekind.MetricMAD), pseudo.Metric(estimatekind.MetricMAD)), "in rate the prior (%.4f) beats the MLE from one day (%.4f)", pseudo.Metric(estimatekind.MetricMAD).Mean, mle.Metric(estimatekind.MetricMAD).Mean)
-	if b := mle.Estimate.Best; b == nil || !above(pseudo.Series[estimatekind.MetricMAD][0], b.MADSeries[0]) {
+	if b := estimatekind.PolicyResultOf(mle).Best; b == nil || !above(pseudo.Series[estimatekind.MetricMAD][0], b.MADSeries[0]) {
 		t.Errorf("claim does not hold: at the first crawl the best fixed start is ahead of the prior")
 	}
-	first := pseudo.Estimate.Interval[0].Mean
+	first := estimatekind.PolicyResultOf(pseudo).Interval[0].Mean
 	claim(t, first > 50 && first < 70, "the prior's first interval is about 60 days, not %.1f", first)
 	pp, mp := pseudo.Series[estimatekind.MetricMADPeriod], mle.Series[estimatekind.MetricMADPeriod]
 	claim(t, pp[0].Mean > 3*mp[0].Mean && above(pp[0], mp[0]), "after the first crawl the prior's error in hours (%.0f) is several times the one-day MLE's (%.0f)", pp[0].Mean, mp[0].Mean)
@@ -240,9 +240,9 @@ func TestClaimsNewPagesPriors(t *testing.T) {
 	tp := typed.Series[estimatekind.MetricMADPeriod]
 	third := pp[0].Mean / tp[0].Mean
 	claim(t, third > 2.5 && third < 3.5 && above(tp[0], mp[0]), "after the first crawl the error in hours by type (%.0f) is about a third of the pooled prior's (%.0f) and still above the one-day MLE's (%.0f)", tp[0].Mean, pp[0].Mean, mp[0].Mean)
-	firstTyped := typed.Estimate.Interval[0].Mean
+	firstTyped := estimatekind.PolicyResultOf(typed).Interval[0].Mean
 	claim(t, firstTyped > 20 && firstTyped < 24, "the first intervals by type average about 22 days, not %.1f", firstTyped)
-	if b := mle.Estimate.Best; b == nil || !above(b.MADSeries[0], typed.Series[estimatekind.MetricMAD][0]) {
+	if b := estimatekind.PolicyResultOf(mle).Best; b == nil || !above(b.MADSeries[0], typed.Series[estimatekind.MetricMAD][0]) {
 		t.Errorf("claim does not hold: at the first crawl the prior per type is ahead of the best fixed start in rate")
 	}
 	news, _ := lab.New().Dataset("grimes-ford-types")
@@ -283,7 +283,7 @@ func TestClaimsOptimalSchedules(t *testing.T) {
 	claim(t, above(share("stormcrawler"), share("no-minimum")), "StormCrawler's minimum interval raises its share (%.4f against %.4f)", share("stormcrawler").Mean, share("no-minimum").Mean)
 	for _, key := range []string{"nutch", "heritrix", "stormcrawler"} {
 		p := policyOf(t, res, key)
-		a := p.Schedule.Allocation
+		a := schedulekind.PolicyResultOf(p).Allocation
 		ratio := a[len(a)-1].Mean / a[0].Mean
 		if key == "stormcrawler" {
 			claim(t, ratio > 3 && ratio < 4, "StormCrawler visits e5 under four times as often as e1, not %.2f", ratio)
@@ -450,7 +450,7 @@ func TestClaimsNaiveEstimate(t *testing.T) {
 	claim(t, above(cgm[9], cgm[last]), "the bias-reduced error keeps falling (%.4f at crawl 10, %.4f at %d)", cgm[9].Mean, cgm[last].Mean, last+1)
 	claim(t, cgm[0].Mean > naive[0].Mean && above(cgm[1], naive[1]), "in the first crawls the bias-reduced estimate is the noisier")
 
-	rare := claimRun(t, "naive-estimate", func(s *lab.Spec) { s.Estimate.Crawl.Initial = 3 })
+	rare := claimRun(t, "naive-estimate", func(s *lab.Spec) { estimatekind.SpecOf(*s).Crawl.Initial = 3 })
 	ne, _ := policyOf(t, rare, "naive").Fact(estimatekind.FactExpectedEstimate)
 	ce, _ := policyOf(t, rare, "cho-garcia-molina").Fact(estimatekind.FactExpectedEstimate)
 	claim(t, math.Abs(ne-1.0/3) < 0.02, "at 3 days the naive estimate sinks to about a third of the truth, not %.4f", ne)

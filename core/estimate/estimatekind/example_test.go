@@ -18,7 +18,7 @@ func ExampleLab_Run_estimate() {
 		Repeats:  20,
 		Seed:     4,
 		Policies: []lab.PolicySpec{{ID: "naive"}, {ID: "cho-garcia-molina"}},
-		Estimate: &lab.EstimateSpec{Rate: 1, Pages: 500, Epochs: 40, Crawl: lab.EstimateCrawl{Mode: "fixed", Initial: 2}},
+		Sections: lab.Sections{estimatekind.ID: &estimatekind.Spec{Rate: 1, Pages: 500, Epochs: 40, Crawl: estimatekind.Crawl{Mode: "fixed", Initial: 2}}},
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -27,7 +27,7 @@ func ExampleLab_Run_estimate() {
 	for _, p := range res.Policies {
 		mean, mad := p.Series[estimatekind.MetricRateEstimate], p.Series[estimatekind.MetricMAD]
 		last := len(mean) - 1
-		fmt.Printf("%-17s after %d crawls: mean %.3f (exact %.3f), MAD %.3f per day\n", p.ID, last+1, mean[last].Mean, p.Estimate.Expected[last], mad[last].Mean)
+		fmt.Printf("%-17s after %d crawls: mean %.3f (exact %.3f), MAD %.3f per day\n", p.ID, last+1, mean[last].Mean, estimatekind.PolicyResultOf(p).Expected[last], mad[last].Mean)
 	}
 	// Output:
 	// naive             after 40 crawls: mean 0.432 (exact 0.432), MAD 0.563 per day

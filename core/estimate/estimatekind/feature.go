@@ -46,7 +46,7 @@ func pseudoMLEFeatureDescriptor(gf string) refresh.Descriptor {
 // on the same bins, remembered per dataset and options. Page i of the
 // simulated population is dataset page i mod the dataset's pages, so it
 // carries that page's feature.
-func (e *estimateRun) featurePrior(vals param.Values) (estimate.Estimator, *lab.EstimatePrior, []string, error) {
+func (e *estimateRun) featurePrior(vals param.Values) (estimate.Estimator, *Prior, []string, error) {
 	emp, outside, err := e.empirical()
 	if err != nil {
 		return nil, nil, nil, err
@@ -78,10 +78,10 @@ func (e *estimateRun) featurePrior(vals param.Values) (estimate.Estimator, *lab.
 		return nil, nil, nil, err
 	}
 	b := v.(prior.ByFeature)
-	pr := &lab.EstimatePrior{Edges: emp.Edges, Empirical: emp.Mass, Outside: outside, Changed: f.Best.Changed, Unchanged: f.Best.Unchanged,
+	pr := &Prior{Edges: emp.Edges, Empirical: emp.Mass, Outside: outside, Changed: f.Best.Changed, Unchanged: f.Best.Unchanged,
 		Fitted: true, Loss: f.Loss, Induced: f.Best.Masses(emp.Edges, nil), Restarts: len(f.Runs)}
 	for k, value := range b.Values {
-		pr.ByFeature = append(pr.ByFeature, lab.EstimatePriorGroup{Value: value, Pages: b.Pages[k],
+		pr.ByFeature = append(pr.ByFeature, PriorGroup{Value: value, Pages: b.Pages[k],
 			Changed: b.Fits[k].Best.Changed, Unchanged: b.Fits[k].Best.Unchanged, Loss: b.Fits[k].Loss})
 	}
 	return b.Estimator(estimate.PseudoMLE{Changed: f.Best.Changed, Unchanged: f.Best.Unchanged}), pr, nil, nil

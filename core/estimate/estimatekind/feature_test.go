@@ -30,13 +30,13 @@ func TestFeaturePrior(t *testing.T) {
 		l.AddUpload(d)
 		spec := lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: d.Info.ID}, Repeats: 20, Seed: 1,
 			Policies: []lab.PolicySpec{{ID: estimatekind.EstPseudoMLE}, {ID: estimatekind.EstPseudoMLEFeature}, {ID: estimatekind.EstPseudoMLEFeature, Label: "site", Params: map[string]any{"by": estimatekind.FeatureSite}}},
-			Estimate: &lab.EstimateSpec{Pages: 200, Epochs: 5, Paths: 1, Crawl: lab.EstimateCrawl{PriorStart: true}, Prior: lab.EstimatePriorOptions{Steps: 800, Restarts: 4}}}
+			Sections: lab.Sections{estimatekind.ID: &estimatekind.Spec{Pages: 200, Epochs: 5, Paths: 1, Crawl: estimatekind.Crawl{PriorStart: true}, Prior: estimatekind.PriorOptions{Steps: 800, Restarts: 4}}}}
 		res, err := l.Run(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
 		pooled, typed, site := res.Policies[0], res.Policies[1], res.Policies[2]
-		if n := len(typed.Estimate.Prior.ByFeature); n != len(synth.GrimesFordTypes) {
+		if n := len(estimatekind.PolicyResultOf(typed).Prior.ByFeature); n != len(synth.GrimesFordTypes) {
 			t.Errorf("signal %g: %d priors by type, want %d", tc.signal, n, len(synth.GrimesFordTypes))
 		}
 		for _, m := range []string{estimatekind.MetricMAD, estimatekind.MetricMADPeriod} {
@@ -48,7 +48,7 @@ func TestFeaturePrior(t *testing.T) {
 				t.Errorf("signal %g, %s: by type %.4g, pooled %.4g: |difference| %.3g exceeds 3 SE (%.3g)", tc.signal, m, typed.Metrics[m].Mean, pooled.Metrics[m].Mean, diff.Mean, 3*diff.SE)
 			}
 		}
-		if g := site.Estimate.Prior.ByFeature; len(g) != 1 || g[0].Pages != len(d.Pages) {
+		if g := estimatekind.PolicyResultOf(site).Prior.ByFeature; len(g) != 1 || g[0].Pages != len(d.Pages) {
 			t.Errorf("signal %g: by site, priors %+v, want one of all %d pages", tc.signal, g, len(d.Pages))
 		}
 	}

@@ -110,9 +110,9 @@ func (kind) Facts() []lab.Fact {
 }
 
 // outcome is an estimator's run: the detail its result carries
-// (lab.PolicyResult.Estimate) and the series its metrics are made of.
+// (PolicyResult) and the series its metrics are made of.
 type outcome struct {
-	lab.EstimatePolicyResult
+	PolicyResult
 	// The policy's metrics: the median over pages of |λ̂ − λ| at each
 	// epoch (§4.2, §5) and pooled over the first epochs (headline), the
 	// share of pages in an edge case at each epoch and pooled, and the

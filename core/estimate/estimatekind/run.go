@@ -119,9 +119,9 @@ func hasPrior(id string) bool {
 // defaults. Its work is bounded in page-epochs, by its own limit
 // (MaxEstimateWork), so it reports none to the lab's bound.
 func (kind) Resolve(spec lab.Spec, d *dataset.Dataset) (lab.Spec, time.Duration, string, error) {
-	var es lab.EstimateSpec
-	if spec.Estimate != nil {
-		es = *spec.Estimate
+	var es Spec
+	if SpecOf(spec) != nil {
+		es = *SpecOf(spec)
 	}
 	if spec.Budget != 0 || spec.Cycles != 0 {
 		return spec, 0, "", specErr("budget", "an estimate experiment has no budget or cycles: set estimate.epochs and estimate.crawl")
@@ -226,13 +226,13 @@ func (kind) Resolve(spec lab.Spec, d *dataset.Dataset) (lab.Spec, time.Duration,
 		return spec, 0, "", specErr("repeats", "too much work: %d pages × %d epochs × %d repeats × %d estimators × %.0f runs exceeds %.0g page-epochs; use fewer repeats",
 			es.Pages, es.Epochs, spec.Repeats, len(spec.Policies), points, MaxEstimateWork)
 	}
-	spec.Estimate = &es
+	spec.Sections = spec.Sections.With(ID, &es)
 	return spec, 0, "", nil
 }
 
 // Run runs a resolved estimate spec, one estimator after another.
 func (k kind) Run(ctx context.Context, spec lab.Spec, d *dataset.Dataset, progress func(int)) (res *lab.Result, err error) {
-	es := *spec.Estimate
+	es := *SpecOf(spec)
 	res = &lab.Result{Spec: spec, Dataset: d.Info}
 	e, err := newRun(ctx, spec, d)
 	if err != nil {
@@ -330,7 +330,7 @@ func (kind) FinishSweep(ctx context.Context, res *lab.Result, d *dataset.Dataset
 		if err != nil {
 			return specErr("sweep.values", "%s at %v: %v", desc.ID, sw.Values[at], err)
 		}
-		pr.Estimate.Best = &lab.EstimateBest{Initial: sw.Values[at], MAD: r.headline, MADSeries: r.mad, Edge: r.edge}
+		PolicyResultOf(*pr).Best = &Best{Initial: sw.Values[at], MAD: r.headline, MADSeries: r.mad, Edge: r.edge}
 		pr.SetFact(FactBestInitial, sw.Values[at])
 	}
 	return nil
@@ -340,7 +340,7 @@ func (kind) FinishSweep(ctx context.Context, res *lab.Result, d *dataset.Dataset
 type estimateRun struct {
 	d    *dataset.Dataset
 	spec lab.Spec
-	es   lab.EstimateSpec
+	es   Spec
 	memo func(string, func() (any, error)) (any, error)
 	// shared holds the results of estimators whose numbers do not depend
 	// on the swept value, by estimator and spec, within one run and its
@@ -366,7 +366,7 @@ type estimateRun struct {
 // rates, or the real histories.
 func newRun(ctx context.Context, spec lab.Spec, d *dataset.Dataset) (*estimateRun, error) {
 	env := lab.EnvOf(ctx)
-	es := *spec.Estimate
+	es := *SpecOf(spec)
 	e := &estimateRun{d: d, spec: spec, es: es, memo: env.Memo, shared: env.Shared, inSweep: env.InSweep}
 	if es.Every > 0 {
 		if err := e.observe(); err != nil {
@@ -513,7 +513,7 @@ func (e *estimateRun) fit() (prior.Result, error) {
 }
 
 // estimator builds policy i's estimator, and the prior it uses.
-func (e *estimateRun) estimator(i int, vals param.Values) (estimate.Estimator, *lab.EstimatePrior, []string, error) {
+func (e *estimateRun) estimator(i int, vals param.Values) (estimate.Estimator, *Prior, []string, error) {
 	id := e.spec.Policies[i].ID
 	switch id {
 	case EstNaive:
@@ -532,7 +532,7 @@ func (e *estimateRun) estimator(i int, vals param.Values) (estimate.Estimator, *
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	pr := &lab.EstimatePrior{Edges: emp.Edges, Empirical: emp.Mass, Outside: outside}
+	pr := &Prior{Edges: emp.Edges, Empirical: emp.Mass, Outside: outside}
 	switch id {
 	case EstPseudoMLEFeature:
 		return e.featurePrior(vals)
@@ -626,7 +626,7 @@ func (e *estimateRun) policy(i int, desc refresh.Descriptor) (pr lab.PolicyResul
 		key, _ := json.Marshal(struct {
 			ID      string
 			Params  param.Values
-			Est     lab.EstimateSpec
+			Est     Spec
 			NoPaths bool
 			Seed    uint64
 			Repeats int
@@ -651,7 +651,7 @@ func (e *estimateRun) policy(i int, desc refresh.Descriptor) (pr lab.PolicyResul
 		return pr, specErr(field, "%s: %v", desc.ID, err)
 	}
 	r.Prior = pri
-	pr.Estimate = &r.EstimatePolicyResult
+	pr.Sections = lab.Sections{ID: &r.PolicyResult}
 	pr.Metrics = map[string]stat.Summary{MetricMAD: r.headline, MetricMADPeriod: r.periodHeadline, MetricEdgeShare: r.edgeShare}
 	if r.pooled != nil {
 		pr.Values = map[string][]float64{MetricMAD: r.pooled, MetricMADPeriod: r.pooledPeriod, MetricEdgeShare: r.pooledEdge}
@@ -729,8 +729,8 @@ func (e *estimateRun) runSimulated(id string, est estimate.Estimator) (*outcome,
 		pooled[r], pooledEdge[r], pooledPeriod[r] = s.PooledMAD, sumEdge/float64(es.Pool), s.PooledMADPeriod/estimate.Hour
 	}
 	res := &outcome{
-		EstimatePolicyResult: lab.EstimatePolicyResult{NoChange: noc.shares(id, len(e.rates)), AllChanged: all.shares(id, len(e.rates)), Interval: iv.series(), Pages: len(e.rates), TrueRate: es.Rate},
-		mad:                  mad.medians(), madPeriod: madP.medians(), edge: edge.shares(id, len(e.rates)),
+		PolicyResult: PolicyResult{NoChange: noc.shares(id, len(e.rates)), AllChanged: all.shares(id, len(e.rates)), Interval: iv.series(), Pages: len(e.rates), TrueRate: es.Rate},
+		mad:          mad.medians(), madPeriod: madP.medians(), edge: edge.shares(id, len(e.rates)),
 		edgeShare: shareSummary(id, pooledEdge, len(e.rates)*es.Pool), mean: mean.series(),
 	}
 	res.headline, res.periodHeadline = stat.SummarizeMedians(pooled), stat.SummarizeMedians(pooledPeriod)
@@ -751,15 +751,15 @@ func (e *estimateRun) runSimulated(id string, est estimate.Estimator) (*outcome,
 		if steps, err = p.Page(es.PathRate, rng, steps); err != nil {
 			return nil, err
 		}
-		res.Paths = append(res.Paths, lab.EstimatePath{Initial: steps[0].Interval, Rate: es.PathRate, Steps: pathSteps(steps)})
+		res.Paths = append(res.Paths, Path{Initial: steps[0].Interval, Rate: es.PathRate, Steps: pathSteps(steps)})
 	}
 	return res, nil
 }
 
-func pathSteps(steps []estimate.Step) []lab.EstimStep {
-	out := make([]lab.EstimStep, len(steps))
+func pathSteps(steps []estimate.Step) []Step {
+	out := make([]Step, len(steps))
 	for i, s := range steps {
-		out[i] = lab.EstimStep{Interval: s.Interval, Changed: s.Changed, Rate: s.Rate, Edge: edgeName(s.Edge)}
+		out[i] = Step{Interval: s.Interval, Changed: s.Changed, Rate: s.Rate, Edge: edgeName(s.Edge)}
 	}
 	return out
 }
@@ -805,7 +805,7 @@ func (e *estimateRun) runObserved(est estimate.Estimator) (*outcome, error) {
 		res.Pages++
 		h.Reset()
 		est := estimate.ForPage(est, i)
-		var steps []lab.EstimStep
+		var steps []Step
 		for k := range min(epochs, len(o.Intervals)) {
 			t := o.Intervals[k]
 			if err := h.Add(t, o.Changed[k]); err != nil {
@@ -829,11 +829,11 @@ func (e *estimateRun) runObserved(est estimate.Estimator) (*outcome, error) {
 				all[k]++
 			}
 			if len(res.Paths) < es.Paths {
-				steps = append(steps, lab.EstimStep{Interval: t, Changed: o.Changed[k], Rate: r.Rate, Edge: edgeName(r.Edge)})
+				steps = append(steps, Step{Interval: t, Changed: o.Changed[k], Rate: r.Rate, Edge: edgeName(r.Edge)})
 			}
 		}
 		if len(res.Paths) < es.Paths {
-			res.Paths = append(res.Paths, lab.EstimatePath{Initial: o.Intervals[0], Rate: ref, Steps: steps})
+			res.Paths = append(res.Paths, Path{Initial: o.Intervals[0], Rate: ref, Steps: steps})
 		}
 	}
 	if res.Pages == 0 {

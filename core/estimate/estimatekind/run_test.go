@@ -38,8 +38,12 @@ func run(t testing.TB, spec lab.Spec) *lab.Result {
 	return res
 }
 
-func estSpec(es *lab.EstimateSpec, policies ...string) lab.Spec {
-	return lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 3, Seed: 4, Policies: ids(policies...), Estimate: es}
+func estSpec(es *estimatekind.Spec, policies ...string) lab.Spec {
+	spec := lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 3, Seed: 4, Policies: ids(policies...)}
+	if es != nil {
+		spec.Sections = lab.Sections{estimatekind.ID: es}
+	}
+	return spec
 }
 
 // TestEstimateDefaults checks the defaults the estimate kind fills in:
@@ -51,22 +55,22 @@ func TestEstimateDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := lab.EstimateSpec{Pages: 1000, Epochs: 20, Pool: 5, Paths: 50, PathRate: 1, PathSpread: 700 * estimate.Hour,
-		Crawl: lab.EstimateCrawl{Mode: "sequential", Initial: 1, Fraction: 0.8},
-		Prior: lab.EstimatePriorOptions{Steps: 1000, Restarts: 8}}
-	if *spec.Estimate != want {
-		t.Errorf("resolved %+v, want %+v", *spec.Estimate, want)
+	want := estimatekind.Spec{Pages: 1000, Epochs: 20, Pool: 5, Paths: 50, PathRate: 1, PathSpread: 700 * estimate.Hour,
+		Crawl: estimatekind.Crawl{Mode: "sequential", Initial: 1, Fraction: 0.8},
+		Prior: estimatekind.PriorOptions{Steps: 1000, Restarts: 8}}
+	if *estimatekind.SpecOf(spec) != want {
+		t.Errorf("resolved %+v, want %+v", *estimatekind.SpecOf(spec), want)
 	}
-	fixed, _, err := lab.New().Resolve(estSpec(&lab.EstimateSpec{Crawl: lab.EstimateCrawl{Mode: "fixed", Initial: 2, Fraction: 0.5}}, "naive"))
-	if err != nil || fixed.Estimate.Crawl.Fraction != 0 {
-		t.Errorf("fixed crawl: %+v, %v; want fraction 0 (every interval the initial one)", fixed.Estimate, err)
+	fixed, _, err := lab.New().Resolve(estSpec(&estimatekind.Spec{Crawl: estimatekind.Crawl{Mode: "fixed", Initial: 2, Fraction: 0.5}}, "naive"))
+	if err != nil || estimatekind.SpecOf(fixed).Crawl.Fraction != 0 {
+		t.Errorf("fixed crawl: %+v, %v; want fraction 0 (every interval the initial one)", estimatekind.SpecOf(fixed), err)
 	}
 	// A dataset without true rates observes real histories, every 2nd cycle.
 	jordan := estSpec(nil, "mle")
 	jordan.Dataset.ID = "alqaaideh-jordan"
 	js, _, err := lab.New().Resolve(jordan)
-	if err != nil || js.Estimate.Every != 2 || js.Repeats != 1 || js.Estimate.Pages != 1140 {
-		t.Errorf("jordan: %+v repeats %d, %v; want every 2, one repeat, all 1140 pages", js.Estimate, js.Repeats, err)
+	if err != nil || estimatekind.SpecOf(js).Every != 2 || js.Repeats != 1 || estimatekind.SpecOf(js).Pages != 1140 {
+		t.Errorf("jordan: %+v repeats %d, %v; want every 2, one repeat, all 1140 pages", estimatekind.SpecOf(js), js.Repeats, err)
 	}
 }
 
@@ -78,14 +82,14 @@ func TestEstimateResolveErrors(t *testing.T) {
 	}{
 		{"refresh policy", "policies[0].id", estSpec(nil, "random")},
 		{"unknown estimator", "policies[0].id", estSpec(nil, "guess")},
-		{"mode", "estimate.crawl.mode", estSpec(&lab.EstimateSpec{Crawl: lab.EstimateCrawl{Mode: "poisson"}}, "mle")},
-		{"initial", "estimate.crawl.initial", estSpec(&lab.EstimateSpec{Crawl: lab.EstimateCrawl{Initial: -1}}, "mle")},
-		{"fraction", "estimate.crawl.fraction", estSpec(&lab.EstimateSpec{Crawl: lab.EstimateCrawl{Fraction: -1}}, "mle")},
-		{"epochs", "estimate.epochs", estSpec(&lab.EstimateSpec{Epochs: 1001}, "mle")},
-		{"pool", "estimate.pool", estSpec(&lab.EstimateSpec{Epochs: 3, Pool: 4}, "mle")},
-		{"pages", "estimate.pages", estSpec(&lab.EstimateSpec{Pages: -2}, "mle")},
-		{"every", "estimate.every", estSpec(&lab.EstimateSpec{Every: 31}, "mle")},
-		{"rate with every", "estimate.rate", estSpec(&lab.EstimateSpec{Every: 2, Rate: 1}, "mle")},
+		{"mode", "estimate.crawl.mode", estSpec(&estimatekind.Spec{Crawl: estimatekind.Crawl{Mode: "poisson"}}, "mle")},
+		{"initial", "estimate.crawl.initial", estSpec(&estimatekind.Spec{Crawl: estimatekind.Crawl{Initial: -1}}, "mle")},
+		{"fraction", "estimate.crawl.fraction", estSpec(&estimatekind.Spec{Crawl: estimatekind.Crawl{Fraction: -1}}, "mle")},
+		{"epochs", "estimate.epochs", estSpec(&estimatekind.Spec{Epochs: 1001}, "mle")},
+		{"pool", "estimate.pool", estSpec(&estimatekind.Spec{Epochs: 3, Pool: 4}, "mle")},
+		{"pages", "estimate.pages", estSpec(&estimatekind.Spec{Pages: -2}, "mle")},
+		{"every", "estimate.every", estSpec(&estimatekind.Spec{Every: 31}, "mle")},
+		{"rate with every", "estimate.rate", estSpec(&estimatekind.Spec{Every: 2, Rate: 1}, "mle")},
 		{"every on one cycle", "estimate.every", lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "taleghani-example"}, Policies: ids("mle")}},
 		{"pseudo-interval out of range", "policies[0].params", lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "grimes-ford"},
 			Policies: []lab.PolicySpec{{ID: "pseudo-mle", Params: param.Values{"changed": -1.0}}}}},
@@ -114,12 +118,12 @@ func TestEstimateResolveErrors(t *testing.T) {
 // test also checks the bias §3.2 describes.
 func TestEstimateExpectation(t *testing.T) {
 	for _, interval := range []float64{0.5, 2} {
-		es := &lab.EstimateSpec{Rate: 1, Pages: 200, Epochs: 8, Crawl: lab.EstimateCrawl{Mode: "fixed", Initial: interval}}
+		es := &estimatekind.Spec{Rate: 1, Pages: 200, Epochs: 8, Crawl: estimatekind.Crawl{Mode: "fixed", Initial: interval}}
 		spec := estSpec(es, "naive", "cho-garcia-molina", "mle")
 		spec.Repeats = 60
 		res := run(t, spec)
 		for _, p := range res.Policies {
-			e := p.Estimate
+			e := estimatekind.PolicyResultOf(p)
 			if len(e.Expected) != 8 || e.TrueRate != 1 {
 				t.Fatalf("%s: expected %v, true rate %v", p.ID, e.Expected, e.TrueRate)
 			}
@@ -155,7 +159,7 @@ func TestEstimateExpectation(t *testing.T) {
 // directly: repeat r of estimator id is Paths.Run on the first Pages of the
 // dataset's rates with Stream(seed, id, r).
 func TestEstimateMatchesPaths(t *testing.T) {
-	es := &lab.EstimateSpec{Pages: 300, Epochs: 6, Crawl: lab.EstimateCrawl{Initial: 3}}
+	es := &estimatekind.Spec{Pages: 300, Epochs: 6, Crawl: estimatekind.Crawl{Initial: 3}}
 	res := run(t, estSpec(es, "mle"))
 	l := lab.New()
 	d, _ := l.Dataset("grimes-ford")
@@ -173,10 +177,10 @@ func TestEstimateMatchesPaths(t *testing.T) {
 	if got.N != 3 || math.Abs(got.Mean-mean) > 1e-12*mean {
 		t.Errorf("headline MAD %+v, want the mean %v of the repeats' pooled MADs %v", got, mean, pooled)
 	}
-	if n := len(res.Policies[0].Estimate.Paths); n != 50 {
+	if n := len(estimatekind.PolicyResultOf(res.Policies[0]).Paths); n != 50 {
 		t.Errorf("%d paths, want 50", n)
 	}
-	for j, q := range res.Policies[0].Estimate.Paths {
+	for j, q := range estimatekind.PolicyResultOf(res.Policies[0]).Paths {
 		want := 700 * estimate.Hour * float64(j+1) / 50
 		if math.Abs(q.Initial-want) > 1e-9 || len(q.Steps) != 6 || q.Rate != 1 {
 			t.Errorf("path %d: initial %v (want %v), %d steps, rate %v", j, q.Initial, want, len(q.Steps), q.Rate)
@@ -187,8 +191,8 @@ func TestEstimateMatchesPaths(t *testing.T) {
 // TestEstimateEdgeCases checks that the MLE's early epochs are mostly edge
 // cases and that estimators with a prior have none (§4.1, §4.4).
 func TestEstimateEdgeCases(t *testing.T) {
-	res := run(t, estSpec(&lab.EstimateSpec{Pages: 300, Epochs: 10}, "mle", "pseudo-mle"))
-	mle := res.Policies[0].Estimate
+	res := run(t, estSpec(&estimatekind.Spec{Pages: 300, Epochs: 10}, "mle", "pseudo-mle"))
+	mle := estimatekind.PolicyResultOf(res.Policies[0])
 	mleEdge, pseudoEdge := res.Policies[0].Series[estimatekind.MetricEdgeShare], res.Policies[1].Series[estimatekind.MetricEdgeShare]
 	if len(mleEdge) != 10 || len(pseudoEdge) != 10 {
 		t.Fatalf("edge share over %d and %d epochs, want 10", len(mleEdge), len(pseudoEdge))
@@ -213,10 +217,10 @@ func TestEstimateEdgeCases(t *testing.T) {
 // computed parameters, with its spread across restarts, the induced masses
 // on the empirical bins, and explicit lengths used as given.
 func TestEstimatePriorFit(t *testing.T) {
-	spec := estSpec(&lab.EstimateSpec{Pages: 500, Epochs: 5, Prior: lab.EstimatePriorOptions{Steps: 300, Restarts: 4}}, "pseudo-mle", "posterior-mean")
+	spec := estSpec(&estimatekind.Spec{Pages: 500, Epochs: 5, Prior: estimatekind.PriorOptions{Steps: 300, Restarts: 4}}, "pseudo-mle", "posterior-mean")
 	res := run(t, spec)
 	p := res.Policies[0]
-	pr := p.Estimate.Prior
+	pr := estimatekind.PolicyResultOf(p).Prior
 	if pr == nil || !pr.Fitted || pr.Restarts != 4 || len(p.Auto) != 2 {
 		t.Fatalf("prior %+v, auto %v", pr, p.Auto)
 	}
@@ -236,21 +240,21 @@ func TestEstimatePriorFit(t *testing.T) {
 	if math.Abs(sum-1) > 1e-9 {
 		t.Errorf("empirical masses and outside share sum to %v", sum)
 	}
-	if res.Policies[1].Estimate.Prior == nil || res.Policies[1].Estimate.Prior.Induced != nil {
-		t.Errorf("posterior-mean's prior: %+v", res.Policies[1].Estimate.Prior)
+	if estimatekind.PolicyResultOf(res.Policies[1]).Prior == nil || estimatekind.PolicyResultOf(res.Policies[1]).Prior.Induced != nil {
+		t.Errorf("posterior-mean's prior: %+v", estimatekind.PolicyResultOf(res.Policies[1]).Prior)
 	}
 	// Given lengths are used, not fitted, and echoed.
 	spec.Policies = []lab.PolicySpec{{ID: "pseudo-mle", Params: param.Values{"changed": 2.0, "unchanged": 3.0}}}
 	res = run(t, spec)
-	if pr := res.Policies[0].Estimate.Prior; pr.Fitted || pr.Changed != 2 || pr.Unchanged != 3 || len(res.Policies[0].Auto) != 0 {
+	if pr := estimatekind.PolicyResultOf(res.Policies[0]).Prior; pr.Fitted || pr.Changed != 2 || pr.Unchanged != 3 || len(res.Policies[0].Auto) != 0 {
 		t.Errorf("given lengths: %+v", pr)
 	}
 	// One given length: the other keeps its fitted value.
 	fitted := p.Params["changed"]
 	spec.Policies = []lab.PolicySpec{{ID: "pseudo-mle", Params: param.Values{"unchanged": 3.0}}}
 	res = run(t, spec)
-	if q := res.Policies[0]; q.Params["changed"] != fitted || q.Params["unchanged"] != 3.0 || len(q.Auto) != 1 || q.Auto[0] != "changed" || q.Estimate.Prior.Fitted {
-		t.Errorf("one given length: params %v, auto %v, fitted %v", q.Params, q.Auto, q.Estimate.Prior.Fitted)
+	if q := res.Policies[0]; q.Params["changed"] != fitted || q.Params["unchanged"] != 3.0 || len(q.Auto) != 1 || q.Auto[0] != "changed" || estimatekind.PolicyResultOf(q).Prior.Fitted {
+		t.Errorf("one given length: params %v, auto %v, fitted %v", q.Params, q.Auto, estimatekind.PolicyResultOf(q).Prior.Fitted)
 	}
 }
 
@@ -258,7 +262,7 @@ func TestEstimatePriorFit(t *testing.T) {
 // per value, and an estimator that chooses its own first interval
 // (priorStart) is flat along it.
 func TestEstimateSweep(t *testing.T) {
-	spec := estSpec(&lab.EstimateSpec{Pages: 300, Epochs: 5, Crawl: lab.EstimateCrawl{PriorStart: true}}, "mle", "pseudo-mle")
+	spec := estSpec(&estimatekind.Spec{Pages: 300, Epochs: 5, Crawl: estimatekind.Crawl{PriorStart: true}}, "mle", "pseudo-mle")
 	spec.Sweep = &lab.Sweep{Field: "estimate.crawl.initial", Values: []float64{1, 5, 10, 20}}
 	res := run(t, spec)
 	sw := res.Sweep
@@ -277,14 +281,14 @@ func TestEstimateSweep(t *testing.T) {
 			t.Errorf("pseudo-mle with priorStart at value %d: %+v, want %+v (flat)", i, s, pseudoMAD[0])
 		}
 	}
-	if res.Spec.Estimate.Crawl.Initial != 1 {
-		t.Errorf("the echo's initial interval %v, want the default 1", res.Spec.Estimate.Crawl.Initial)
+	if estimatekind.SpecOf(res.Spec).Crawl.Initial != 1 {
+		t.Errorf("the echo's initial interval %v, want the default 1", estimatekind.SpecOf(res.Spec).Crawl.Initial)
 	}
 	// Best: the MLE rerun in full at its best start, exactly the run with
 	// that first interval; none for the flat pseudo-mle.
-	best := res.Policies[0].Estimate.Best
-	if best == nil || res.Policies[1].Estimate.Best != nil {
-		t.Fatalf("best: mle %+v, pseudo-mle %+v", best, res.Policies[1].Estimate.Best)
+	best := estimatekind.PolicyResultOf(res.Policies[0]).Best
+	if best == nil || estimatekind.PolicyResultOf(res.Policies[1]).Best != nil {
+		t.Fatalf("best: mle %+v, pseudo-mle %+v", best, estimatekind.PolicyResultOf(res.Policies[1]).Best)
 	}
 	if len(best.MADSeries) != 5 {
 		t.Errorf("best run: MAD over %d epochs, want all 5", len(best.MADSeries))
@@ -306,7 +310,7 @@ func TestEstimateSweep(t *testing.T) {
 	}
 	direct := spec
 	direct.Sweep = nil
-	direct.Estimate = &lab.EstimateSpec{Pages: 300, Epochs: 5, Crawl: lab.EstimateCrawl{Initial: best.Initial}}
+	direct.Sections = direct.Sections.With(estimatekind.ID, &estimatekind.Spec{Pages: 300, Epochs: 5, Crawl: estimatekind.Crawl{Initial: best.Initial}})
 	dres := run(t, direct)
 	if got, want := fmt.Sprint(best.MADSeries), fmt.Sprint(dres.Policies[0].Series[estimatekind.MetricMAD]); got != want || best.MAD != dres.Policies[0].Metric(estimatekind.MetricMAD) {
 		t.Errorf("best run %s, direct run %s", got, want)
@@ -319,7 +323,7 @@ func TestEstimateSweep(t *testing.T) {
 // TestEstimateDeterministic checks that a spec gives the same bytes twice
 // and that adding an estimator leaves another's numbers alone.
 func TestEstimateDeterministic(t *testing.T) {
-	es := &lab.EstimateSpec{Pages: 200, Epochs: 6}
+	es := &estimatekind.Spec{Pages: 200, Epochs: 6}
 	a := run(t, estSpec(es, "mle", "naive"))
 	b := run(t, estSpec(es, "naive"))
 	ja, _ := json.Marshal(a.Policies[1])
@@ -343,9 +347,9 @@ func TestEstimateDeterministic(t *testing.T) {
 // every page.
 func TestEstimateObservedJordan(t *testing.T) {
 	spec := lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "alqaaideh-jordan"}, Policies: ids("mle", "naive"),
-		Estimate: &lab.EstimateSpec{Every: 1, Epochs: 21}}
+		Sections: lab.Sections{estimatekind.ID: &estimatekind.Spec{Every: 1, Epochs: 21}}}
 	res := run(t, spec)
-	mle := res.Policies[0].Estimate
+	mle := estimatekind.PolicyResultOf(res.Policies[0])
 	if mle.Pages+mle.Excluded != 1140 || mle.Pages == 0 || mle.Excluded == 0 {
 		t.Errorf("%d pages compared, %d excluded, want 1140 in all", mle.Pages, mle.Excluded)
 	}
@@ -359,9 +363,9 @@ func TestEstimateObservedJordan(t *testing.T) {
 		t.Errorf("MLE's error in the period: last epoch %+v (want exactly 0), pooled %+v (want positive)", per[len(per)-1], res.Policies[0].Metric(estimatekind.MetricMADPeriod))
 	}
 	// Every 3rd day: 7 intervals of 3 days.
-	spec.Estimate = &lab.EstimateSpec{Every: 3}
+	spec.Sections = spec.Sections.With(estimatekind.ID, &estimatekind.Spec{Every: 3})
 	res = run(t, spec)
-	if m, mad := res.Policies[0].Estimate, res.Policies[0].Series[estimatekind.MetricMAD]; len(mad) != 7 || m.Interval[0].Mean != 3 || !(mad[6].Mean > 0) {
+	if m, mad := estimatekind.PolicyResultOf(res.Policies[0]), res.Policies[0].Series[estimatekind.MetricMAD]; len(mad) != 7 || m.Interval[0].Mean != 3 || !(mad[6].Mean > 0) {
 		t.Errorf("every 3rd day: %d epochs, first interval %v days, last MAD %v", len(mad), m.Interval[0].Mean, mad[len(mad)-1].Mean)
 	}
 }
@@ -370,8 +374,8 @@ func TestEstimateObservedJordan(t *testing.T) {
 // 2nd day and compares with the pages' true rates (Truth.Rates): no page is
 // excluded, and the MLE's MAD falls from the first epoch to the last.
 func TestEstimateObservedTrueRates(t *testing.T) {
-	res := run(t, estSpec(&lab.EstimateSpec{Every: 2, Pages: 2000}, "mle"))
-	m, mad := res.Policies[0].Estimate, res.Policies[0].Series[estimatekind.MetricMAD]
+	res := run(t, estSpec(&estimatekind.Spec{Every: 2, Pages: 2000}, "mle"))
+	m, mad := estimatekind.PolicyResultOf(res.Policies[0]), res.Policies[0].Series[estimatekind.MetricMAD]
 	if m.Pages != 2000 || m.Excluded != 0 || len(mad) != 15 {
 		t.Fatalf("%d pages, %d excluded, %d epochs (want 15: 30 days every 2nd)", m.Pages, m.Excluded, len(mad))
 	}
@@ -409,12 +413,12 @@ func TestEstimateEventLogOTA(t *testing.T) {
 			l := lab.New()
 			l.AddUpload(d)
 			res, err := l.Run(lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: d.Info.ID}, Policies: ids("mle", "naive", "pseudo-mle"),
-				Estimate: &lab.EstimateSpec{Every: 4, Epochs: 200}})
+				Sections: lab.Sections{estimatekind.ID: &estimatekind.Spec{Every: 4, Epochs: 200}}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, p := range res.Policies {
-				e, mad := p.Estimate, p.Series[estimatekind.MetricMAD]
+				e, mad := estimatekind.PolicyResultOf(p), p.Series[estimatekind.MetricMAD]
 				if e.Pages == 0 {
 					t.Fatalf("%s: no page compared (%d excluded)", p.ID, e.Excluded)
 				}
@@ -424,7 +428,7 @@ func TestEstimateEventLogOTA(t *testing.T) {
 					}
 				}
 				t.Logf("%s: %d pages (%d excluded), %d epochs, MAD first %.4f last %.4f per day, edge share (first %d) %.2f",
-					p.ID, e.Pages, e.Excluded, len(mad), mad[0].Mean, mad[len(mad)-1].Mean, res.Spec.Estimate.Pool, p.Metric(estimatekind.MetricEdgeShare).Mean)
+					p.ID, e.Pages, e.Excluded, len(mad), mad[0].Mean, mad[len(mad)-1].Mean, estimatekind.SpecOf(res.Spec).Pool, p.Metric(estimatekind.MetricEdgeShare).Mean)
 			}
 			mle, pseudo := res.Policies[0].Series[estimatekind.MetricMAD], res.Policies[2]
 			if last := len(mle) - 1; !(mle[last].Mean < mle[0].Mean) {
@@ -449,7 +453,7 @@ func TestEstimateCatalog(t *testing.T) {
 	if len(est) != 9 || !strings.Contains(strings.Join(est, ","), "pseudo-mle") {
 		t.Fatalf("estimate entries %v", est)
 	}
-	res := run(t, estSpec(&lab.EstimateSpec{Pages: 100, Epochs: 4, Prior: lab.EstimatePriorOptions{Steps: 100, Restarts: 2}}, est...))
+	res := run(t, estSpec(&estimatekind.Spec{Pages: 100, Epochs: 4, Prior: estimatekind.PriorOptions{Steps: 100, Restarts: 2}}, est...))
 	for _, p := range res.Policies {
 		if mad := p.Metric(estimatekind.MetricMAD); mad.N != 3 || math.IsNaN(mad.Mean) {
 			t.Errorf("%s: headline MAD %+v", p.ID, mad)
@@ -464,7 +468,7 @@ func TestEstimateCatalog(t *testing.T) {
 // interval rather than one of zero width, and every other has a positive
 // width.
 func TestMedianIntervalsHaveWidth(t *testing.T) {
-	spec := estSpec(&lab.EstimateSpec{Rate: 1, Pages: 200, Epochs: 30, Paths: 1, Crawl: lab.EstimateCrawl{Mode: estimatekind.CrawlFixed, Initial: 1}}, "naive", "cho-garcia-molina")
+	spec := estSpec(&estimatekind.Spec{Rate: 1, Pages: 200, Epochs: 30, Paths: 1, Crawl: estimatekind.Crawl{Mode: estimatekind.CrawlFixed, Initial: 1}}, "naive", "cho-garcia-molina")
 	spec.Repeats, spec.Seed = 8, 4
 	res := run(t, spec)
 	ties := 0
@@ -491,7 +495,7 @@ func TestMedianIntervalsHaveWidth(t *testing.T) {
 // against the simulation it summarises: each repeat's pooled median of
 // |1/λ̂ − 1/λ| (estimate.Paths, on the same random stream), in hours.
 func TestMADPeriodInHours(t *testing.T) {
-	spec := estSpec(&lab.EstimateSpec{Pages: 300, Epochs: 8, Pool: 3, Crawl: lab.EstimateCrawl{Initial: 2}}, "mle")
+	spec := estSpec(&estimatekind.Spec{Pages: 300, Epochs: 8, Pool: 3, Crawl: estimatekind.Crawl{Initial: 2}}, "mle")
 	spec.Repeats = 2
 	res := run(t, spec)
 	d, _ := lab.New().Dataset("grimes-ford")

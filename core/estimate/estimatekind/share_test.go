@@ -17,13 +17,13 @@ import (
 func TestEdgeSharesHaveIntervals(t *testing.T) {
 	res, err := lab.New().Run(lab.Spec{Kind: estimatekind.ID, Dataset: lab.DatasetRef{ID: "grimes-ford"}, Repeats: 3, Seed: 1,
 		Policies: []lab.PolicySpec{{ID: estimatekind.EstMLE}, {ID: estimatekind.EstPseudoMLE}},
-		Estimate: &lab.EstimateSpec{Pages: 200, Epochs: 20, Paths: 1, Prior: lab.EstimatePriorOptions{Steps: 100, Restarts: 2}}})
+		Sections: lab.Sections{estimatekind.ID: &estimatekind.Spec{Pages: 200, Epochs: 20, Paths: 1, Prior: estimatekind.PriorOptions{Steps: 100, Restarts: 2}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tied := 0
 	for _, p := range res.Policies {
-		r := p.Estimate
+		r := estimatekind.PolicyResultOf(p)
 		all := append(append(append(stat.Series{}, r.NoChange...), r.AllChanged...), p.Series[estimatekind.MetricEdgeShare]...)
 		for k, s := range append(all, p.Metrics[estimatekind.MetricEdgeShare]) {
 			if s.N < 2 || s.SD != 0 {

@@ -126,7 +126,7 @@ const maxModels = 16
 
 // generated returns the generator configuration of dataset id with ms's
 // changes to it, and whether the lab knows the dataset's generator.
-func generated(id string, ms lab.MonitorSpec) (synth.PandeyCAMConfig, bool) {
+func generated(id string, ms Spec) (synth.PandeyCAMConfig, bool) {
 	c, ok := generators[id]
 	if !ok {
 		return c, false
@@ -171,7 +171,7 @@ func init() { lab.Register(monitorKind{}) }
 // monitorKind is the monitor kind (lab.Kind).
 type monitorKind struct{}
 
-func (monitorKind) ID() string       { return lab.KindMonitor }
+func (monitorKind) ID() string       { return ID }
 func (monitorKind) Headline() string { return monitor.MetricRIR }
 func (monitorKind) Charts() []string {
 	return []string{"forest", "sweep", "monitor-epochs", "monitor-allocation", "monitor-losses"}
@@ -214,7 +214,7 @@ func (monitorKind) Nouns() (string, string) { return "monitoring policy", "monit
 
 func (monitorKind) Design(res *lab.Result) string {
 	spec := res.Spec
-	ms := spec.Monitor
+	ms := SpecOf(spec)
 	if ms == nil {
 		return ""
 	}
@@ -288,7 +288,7 @@ func (monitorKind) Facts() []lab.Fact {
 // monitorData is what a resolved spec monitors, and how many epochs a log
 // holds (0 with known probabilities); g is the generator's draw it comes
 // from (nil for a log).
-func monitorData(d *dataset.Dataset, ms lab.MonitorSpec) (data monitor.Data, logEpochs int, g *drawn, err error) {
+func monitorData(d *dataset.Dataset, ms Spec) (data monitor.Data, logEpochs int, g *drawn, err error) {
 	if c, ok := generated(d.Info.ID, ms); ok {
 		g, err := model(c)
 		if err != nil {
@@ -304,7 +304,7 @@ func monitorData(d *dataset.Dataset, ms lab.MonitorSpec) (data monitor.Data, log
 }
 
 // generatorField names the first generator field ms sets, for an error.
-func generatorField(ms lab.MonitorSpec) string {
+func generatorField(ms Spec) string {
 	switch {
 	case ms.RateSkew != nil:
 		return "monitor.rateSkew"
@@ -317,9 +317,9 @@ func generatorField(ms lab.MonitorSpec) string {
 }
 
 func (monitorKind) Resolve(spec lab.Spec, d *dataset.Dataset) (lab.Spec, time.Duration, string, error) {
-	var ms lab.MonitorSpec
-	if spec.Monitor != nil {
-		ms = *spec.Monitor
+	var ms Spec
+	if s := SpecOf(spec); s != nil {
+		ms = *s
 	}
 	spec.Cycles = 0
 	_, known := generators[d.Info.ID]
@@ -400,7 +400,7 @@ func (monitorKind) Resolve(spec lab.Spec, d *dataset.Dataset) (lab.Spec, time.Du
 	} else if ms.Monitors != 0 || ms.Capacity != 0 {
 		return spec, 0, "", specErr("monitor.scheduler", "monitors and capacity need a scheduler (%q or %q)", monitor.SchedulerList, monitor.SchedulerAlphaPoint)
 	}
-	spec.Monitor = &ms
+	spec.Sections = spec.Sections.With(ID, &ms)
 	epochs := ms.Tracking + ms.Epochs
 	units := float64(n) * float64(p) * float64(epochs) * float64(spec.Repeats) * float64(len(spec.Policies))
 	what := fmt.Sprintf("%d pages × %d instants × %d epochs × %d repeats of %s", n, p, epochs, spec.Repeats, lab.Count(len(spec.Policies), "policy", "policies"))
@@ -408,7 +408,7 @@ func (monitorKind) Resolve(spec lab.Spec, d *dataset.Dataset) (lab.Spec, time.Du
 }
 
 func (k monitorKind) Run(ctx context.Context, spec lab.Spec, d *dataset.Dataset, progress func(int)) (*lab.Result, error) {
-	ms := *spec.Monitor
+	ms := *SpecOf(spec)
 	data, _, g, err := monitorData(d, ms)
 	if err != nil {
 		return nil, err
@@ -436,19 +436,19 @@ func (k monitorKind) Run(ctx context.Context, spec lab.Spec, d *dataset.Dataset,
 		}
 		return nil, err
 	}
-	res := &lab.Result{Spec: spec, Dataset: d.Info}
-	res.Monitor = &lab.MonitorResult{}
+	mres := &Result{}
+	res := &lab.Result{Spec: spec, Dataset: d.Info, Sections: lab.Sections{ID: mres}}
 	if in := data.Instance; in.Rho != nil {
-		res.Monitor.Changes = make([]float64, in.Pages())
-		for i := range res.Monitor.Changes {
-			res.Monitor.Changes[i] = in.Lambda(i)
+		mres.Changes = make([]float64, in.Pages())
+		for i := range mres.Changes {
+			mres.Changes[i] = in.Lambda(i)
 		}
 	}
 	for i, pr := range rep.Policies {
 		desc, _ := monitor.PolicyByID(pr.ID)
 		ps := spec.Policies[i]
 		out := lab.PolicyResult{ID: pr.ID, Label: ps.Label, Name: desc.Name, Oracle: desc.UsesRates && ms.Tracking == 0,
-			Params: ps.Params, Metrics: maps.Clone(pr.Metrics), Series: maps.Clone(pr.Series), Monitor: &lab.MonitorPolicyResult{Tasks: slices.Clone(pr.Tasks)}}
+			Params: ps.Params, Metrics: maps.Clone(pr.Metrics), Series: maps.Clone(pr.Series), Sections: lab.Sections{ID: &PolicyResult{Tasks: slices.Clone(pr.Tasks)}}}
 		if out.Params == nil {
 			out.Params = param.Values{}
 		}

@@ -17,7 +17,7 @@ import (
 // monitorSpec is the monitor kind's first request: the bundled pandey-cam,
 // 5,000 tasks, CAM against the two weighted baselines.
 func monitorSpec(repeats int) lab.Spec {
-	return lab.Spec{Kind: lab.KindMonitor, Dataset: lab.DatasetRef{ID: "pandey-cam"}, Budget: 5000, Repeats: repeats, Seed: 1,
+	return lab.Spec{Kind: monitorkind.ID, Dataset: lab.DatasetRef{ID: "pandey-cam"}, Budget: 5000, Repeats: repeats, Seed: 1,
 		Policies: []lab.PolicySpec{{ID: "cam"}, {ID: "weighted-proportional"}, {ID: "weighted-uniform"}}}
 }
 
@@ -32,8 +32,8 @@ func TestMonitorRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ms := res.Spec.Monitor; ms == nil || ms.Epochs != 1 || ms.Tracking != 0 || res.Spec.Repeats != 20 {
-		t.Fatalf("resolved spec %+v, monitor %+v", res.Spec, res.Spec.Monitor)
+	if ms := monitorkind.SpecOf(res.Spec); ms == nil || ms.Epochs != 1 || ms.Tracking != 0 || res.Spec.Repeats != 20 {
+		t.Fatalf("resolved spec %+v, monitor %+v", res.Spec, monitorkind.SpecOf(res.Spec))
 	}
 	if len(res.Policies) != 3 {
 		t.Fatalf("%d policies", len(res.Policies))
@@ -68,12 +68,12 @@ func TestMonitorRun(t *testing.T) {
 // its policies (beside the schedule kind's of the same ids), its metrics
 // and facts, its headline, and the pandey-cam dataset.
 func TestMonitorCatalog(t *testing.T) {
-	if !slices.Contains(lab.Kinds(), lab.KindMonitor) {
+	if !slices.Contains(lab.Kinds(), monitorkind.ID) {
 		t.Errorf("kinds %v", lab.Kinds())
 	}
 	var ids []string
 	for _, d := range lab.New().Policies() {
-		if d.Kind == lab.KindMonitor {
+		if d.Kind == monitorkind.ID {
 			ids = append(ids, d.ID)
 		}
 	}
@@ -86,14 +86,14 @@ func TestMonitorCatalog(t *testing.T) {
 	}
 	for _, m := range monitor.Metrics() {
 		lm, ok := lab.MetricByID(m.ID)
-		if !ok || !lm.AppliesTo(lab.KindMonitor) || lm.AppliesTo(lab.KindRefresh) {
+		if !ok || !lm.AppliesTo(monitorkind.ID) || lm.AppliesTo(lab.KindRefresh) {
 			t.Errorf("metric %s: %+v, %v", m.ID, lm, ok)
 		}
 	}
 	if _, ok := lab.FactByID(monitorkind.FactAppendixARatio); !ok {
 		t.Error("no Appendix A fact")
 	}
-	if h := lab.Headline(lab.KindMonitor); h != monitor.MetricRIR {
+	if h := lab.Headline(monitorkind.ID); h != monitor.MetricRIR {
 		t.Errorf("headline %q", h)
 	}
 	if !slices.ContainsFunc(lab.New().Datasets(), func(d dataset.Info) bool { return d.ID == "pandey-cam" }) {
@@ -123,23 +123,25 @@ func TestMonitorSpecErrors(t *testing.T) {
 			s.Repeats = 100
 			s.Sweep = &lab.Sweep{Field: "budget", Values: make([]float64, 50)}
 		}, "repeats", "× 51 runs"},
-		{"a skew out of range", func(s *lab.Spec) { s.Monitor = &lab.MonitorSpec{RateSkew: ptr(-1.0)} }, "monitor.rateSkew", "rateSkew = -1"},
+		{"a skew out of range", func(s *lab.Spec) {
+			s.Sections = s.Sections.With(monitorkind.ID, &monitorkind.Spec{RateSkew: ptr(-1.0)})
+		}, "monitor.rateSkew", "rateSkew = -1"},
 		{"a skew on a log", func(s *lab.Spec) {
 			s.Dataset.ID, s.Budget = "hourly-3", 1
-			s.Monitor = &lab.MonitorSpec{UpdateSkew: ptr(1.0)}
+			s.Sections = s.Sections.With(monitorkind.ID, &monitorkind.Spec{UpdateSkew: ptr(1.0)})
 		}, "monitor.updateSkew", "not generated"},
 		{"too much work", func(s *lab.Spec) { s.Repeats = 2000 }, "repeats", "too much work"},
 		{"budget beyond the instants", func(s *lab.Spec) { s.Budget = 500*480 + 1 }, "budget", "500 pages × 480 instants"},
-		{"slots on pandey-cam", func(s *lab.Spec) { s.Monitor = &lab.MonitorSpec{Slots: 24} }, "monitor.slot", "own update instants"},
-		{"unknown scheduler", func(s *lab.Spec) { s.Monitor = &lab.MonitorSpec{Scheduler: "fifo"} }, "monitor.scheduler", "unknown scheduler"},
-		{"monitors without a scheduler", func(s *lab.Spec) { s.Monitor = &lab.MonitorSpec{Monitors: 2} }, "monitor.scheduler", "need a scheduler"},
+		{"slots on pandey-cam", func(s *lab.Spec) { s.Sections = s.Sections.With(monitorkind.ID, &monitorkind.Spec{Slots: 24}) }, "monitor.slot", "own update instants"},
+		{"unknown scheduler", func(s *lab.Spec) { s.Sections = s.Sections.With(monitorkind.ID, &monitorkind.Spec{Scheduler: "fifo"}) }, "monitor.scheduler", "unknown scheduler"},
+		{"monitors without a scheduler", func(s *lab.Spec) { s.Sections = s.Sections.With(monitorkind.ID, &monitorkind.Spec{Monitors: 2}) }, "monitor.scheduler", "need a scheduler"},
 		{"a log of too few epochs", func(s *lab.Spec) {
 			s.Dataset.ID, s.Budget = "hourly-3", 1
-			s.Monitor = &lab.MonitorSpec{Slots: 48}
+			s.Sections = s.Sections.With(monitorkind.ID, &monitorkind.Spec{Slots: 48})
 		}, "monitor.slots", "at least two"},
 		{"more epochs than the log", func(s *lab.Spec) {
 			s.Dataset.ID, s.Budget = "hourly-3", 1
-			s.Monitor = &lab.MonitorSpec{Tracking: 2, Epochs: 2}
+			s.Sections = s.Sections.With(monitorkind.ID, &monitorkind.Spec{Tracking: 2, Epochs: 2})
 		}, "monitor.epochs", "holds 3 whole epochs"},
 	}
 	for _, tt := range tests {
@@ -195,12 +197,12 @@ func hourlyLog(t *testing.T, days int) *dataset.Dataset {
 func TestMonitorOnEventLog(t *testing.T) {
 	l := lab.New()
 	l.AddUpload(hourlyLog(t, 30))
-	res, err := l.Run(lab.Spec{Kind: lab.KindMonitor, Dataset: lab.DatasetRef{ID: "hourly-30"}, Budget: 2, Repeats: 10, Seed: 1,
+	res, err := l.Run(lab.Spec{Kind: monitorkind.ID, Dataset: lab.DatasetRef{ID: "hourly-30"}, Budget: 2, Repeats: 10, Seed: 1,
 		Policies: []lab.PolicySpec{{ID: "cam"}, {ID: "uniform"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms := res.Spec.Monitor
+	ms := monitorkind.SpecOf(res.Spec)
 	// The log's window ends at the last event, so it holds 30 whole days.
 	if ms.Slot != 3600 || ms.Slots != 24 || ms.Tracking != 10 || ms.Epochs != 20 || ms.Reallocate != 1 {
 		t.Fatalf("resolved %+v", ms)
@@ -265,7 +267,7 @@ func TestMonitorFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ms := res.Spec.Monitor; ms.Tracking != 2 || ms.Reallocate != 1 || ms.Scheduler != "list" || ms.Monitors != 3 || ms.Capacity != 5000 {
+	if ms := monitorkind.SpecOf(res.Spec); ms.Tracking != 2 || ms.Reallocate != 1 || ms.Scheduler != "list" || ms.Monitors != 3 || ms.Capacity != 5000 {
 		t.Errorf("resolved %+v", ms)
 	}
 	if res.Policies[0].Oracle || !strings.Contains(res.About, "tracking phase of 2 epochs") {

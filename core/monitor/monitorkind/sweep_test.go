@@ -26,16 +26,18 @@ func TestMonitorSweeps(t *testing.T) {
 		set    func(*lab.Spec, float64)
 	}{
 		{"budget", []float64{500, 2000}, func(s *lab.Spec, v float64) { s.Budget = int(v) }},
-		{"monitor.rateSkew", []float64{0, 2}, func(s *lab.Spec, v float64) { s.Monitor = &lab.MonitorSpec{RateSkew: &v} }},
+		{"monitor.rateSkew", []float64{0, 2}, func(s *lab.Spec, v float64) {
+			s.Sections = s.Sections.With(monitorkind.ID, &monitorkind.Spec{RateSkew: &v})
+		}},
 		{"monitor.reallocate", []float64{1, 3}, func(s *lab.Spec, v float64) {
-			s.Monitor = &lab.MonitorSpec{Tracking: 1, Epochs: 3, Reallocate: int(v)}
+			s.Sections = s.Sections.With(monitorkind.ID, &monitorkind.Spec{Tracking: 1, Epochs: 3, Reallocate: int(v)})
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.field, func(t *testing.T) {
 			spec := base
 			if tt.field == "monitor.reallocate" {
-				spec.Monitor = &lab.MonitorSpec{Tracking: 1, Epochs: 3}
+				spec.Sections = spec.Sections.With(monitorkind.ID, &monitorkind.Spec{Tracking: 1, Epochs: 3})
 			}
 			spec.Sweep = &lab.Sweep{Field: tt.field, Values: tt.values}
 			res, err := l.Run(spec)

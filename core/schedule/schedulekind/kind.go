@@ -36,12 +36,12 @@ const (
 
 // Schedule defaults.
 const (
-	// RatesOracle plans with the true rates (lab.ScheduleSpec.Rates).
+	// RatesOracle plans with the true rates (Spec.Rates).
 	RatesOracle = "oracle"
 	// DefaultObserve is the days of uniform observation an estimator gets.
 	DefaultObserve = 30
 	// MaxAllocationPages bounds the pages whose allocation a result lists
-	// one by one (lab.SchedulePolicyResult.Allocation).
+	// one by one (PolicyResult.Allocation).
 	MaxAllocationPages = 200
 )
 
@@ -160,7 +160,7 @@ func byLabID(id string) (schedule.Descriptor, bool) {
 // kind's (Streams).
 func (kind) Design(res *lab.Result) string {
 	spec := res.Spec
-	ss := spec.Schedule
+	ss := SpecOf(spec)
 	if ss == nil || ss.Warmup == nil {
 		return ""
 	}

@@ -12,7 +12,7 @@ import (
 
 func scheduleSpec(rates string, ids ...string) lab.Spec {
 	s := lab.Spec{Kind: schedulekind.ID, Dataset: lab.DatasetRef{ID: "cho-garcia-molina-5"}, Budget: 5, Seed: 1,
-		Schedule: &lab.ScheduleSpec{Rates: rates}}
+		Sections: lab.Sections{schedulekind.ID: &schedulekind.Spec{Rates: rates}}}
 	for _, id := range ids {
 		s.Policies = append(s.Policies, lab.PolicySpec{ID: id})
 	}
@@ -71,14 +71,14 @@ func TestScheduleEstimatedRates(t *testing.T) {
 			expected[id] = x
 		}
 	}
-	if opt.Oracle || opt.Schedule.Rates != estimatekind.EstCGM || len(expected) != 0 {
-		t.Errorf("estimated-rate plan: oracle %v, rates %q, expected %v", opt.Oracle, opt.Schedule.Rates, expected)
+	if opt.Oracle || schedulekind.PolicyResultOf(opt).Rates != estimatekind.EstCGM || len(expected) != 0 {
+		t.Errorf("estimated-rate plan: oracle %v, rates %q, expected %v", opt.Oracle, schedulekind.PolicyResultOf(opt).Rates, expected)
 	}
 	if s := opt.Metric(schedulekind.MetricSyncsPerDay); math.Abs(s.Mean-5) > 4*s.SD/math.Sqrt(float64(s.N))+0.05 {
 		t.Errorf("spent %.3f syncs a day of 5", s.Mean)
 	}
-	if res.Policies[1].Schedule.Rates != "" || res.Policies[1].Oracle {
-		t.Errorf("uniform uses no rates but is labelled %q / oracle %v", res.Policies[1].Schedule.Rates, res.Policies[1].Oracle)
+	if schedulekind.PolicyResultOf(res.Policies[1]).Rates != "" || res.Policies[1].Oracle {
+		t.Errorf("uniform uses no rates but is labelled %q / oracle %v", schedulekind.PolicyResultOf(res.Policies[1]).Rates, res.Policies[1].Oracle)
 	}
 }
 
@@ -91,7 +91,7 @@ func TestScheduleSpecErrors(t *testing.T) {
 	}{
 		{scheduleSpec("", "random"), "policies[0].id"},
 		{scheduleSpec("posterior-mean", "uniform"), "schedule.rates"},
-		{func() lab.Spec { s := scheduleSpec("", "uniform"); s.Schedule.Days = 1e9; return s }(), "schedule.days"},
+		{func() lab.Spec { s := scheduleSpec("", "uniform"); schedulekind.SpecOf(s).Days = 1e9; return s }(), "schedule.days"},
 	} {
 		_, err := lab.New().Run(c.spec)
 		var se *lab.SpecError
@@ -106,13 +106,13 @@ func TestScheduleSpecErrors(t *testing.T) {
 func TestScheduleOnRefreshDataset(t *testing.T) {
 	s := scheduleSpec("", "uniform", "proportional")
 	s.Dataset.ID = "taleghani-example"
-	s.Repeats, s.Schedule.Days = 2, 50
+	s.Repeats, schedulekind.SpecOf(s).Days = 2, 50
 	res, err := lab.New().Run(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Schedule.RatesFrom != "estimated" {
-		t.Errorf("rates from %q, want estimated", res.Schedule.RatesFrom)
+	if schedulekind.ResultOf(res).RatesFrom != "estimated" {
+		t.Errorf("rates from %q, want estimated", schedulekind.ResultOf(res).RatesFrom)
 	}
 }
 
@@ -127,7 +127,7 @@ func BenchmarkRunSchedule(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		events = res.Schedule.Events
+		events = schedulekind.ResultOf(res).Events
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/events, "ns/event")
 }

@@ -31,9 +31,9 @@ func (kind) Resolve(spec lab.Spec, d *dataset.Dataset) (lab.Spec, time.Duration,
 		return spec, 0, "", specErr("budget", "must be at least 1 sync per day, got %d", spec.Budget)
 	}
 	spec.Cycles = 0
-	ss := lab.ScheduleSpec{}
-	if spec.Schedule != nil {
-		ss = *spec.Schedule
+	ss := Spec{}
+	if s := SpecOf(spec); s != nil {
+		ss = *s
 	}
 	switch {
 	case ss.Days == 0:
@@ -59,7 +59,7 @@ func (kind) Resolve(spec lab.Spec, d *dataset.Dataset) (lab.Spec, time.Duration,
 	case !(ss.Observe > 0) || ss.Observe > 1e5:
 		return spec, 0, "", specErr("schedule.observe", "must be between 0 and 100,000 days, got %v", ss.Observe)
 	}
-	spec.Schedule = &ss
+	spec.Sections = spec.Sections.With(ID, &ss)
 	// The work bound: every simulated change and sync, as schedule's own.
 	truth, _ := trueRates(d)
 	var sum float64
@@ -108,10 +108,11 @@ func trueRates(d *dataset.Dataset) ([]float64, string) {
 // Run runs a resolved schedule spec, one policy after another.
 func (kind) Run(ctx context.Context, spec lab.Spec, d *dataset.Dataset, progress func(int)) (*lab.Result, error) {
 	truth, from := trueRates(d)
-	res := &lab.Result{Spec: spec, Dataset: d.Info, Schedule: &lab.ScheduleResult{RatesFrom: from}}
+	sres := &Result{RatesFrom: from}
+	res := &lab.Result{Spec: spec, Dataset: d.Info, Sections: lab.Sections{ID: sres}}
 	res.Spec.Policies = slices.Clone(spec.Policies)
 	if len(truth) <= MaxAllocationPages {
-		res.Schedule.TrueRates = truth
+		sres.TrueRates = truth
 	}
 	for i, ps := range spec.Policies {
 		if err := ctx.Err(); err != nil {
@@ -122,13 +123,13 @@ func (kind) Run(ctx context.Context, spec lab.Spec, d *dataset.Dataset, progress
 			return nil, err
 		}
 		progress((i + 1) * spec.Repeats)
-		res.Schedule.Events += pr.events
+		sres.Events += pr.events
 		if ps.Label != "" {
 			pr.Label, pr.Name = ps.Label, pr.Name+" ("+ps.Label+")"
 		}
 		res.Policies = append(res.Policies, pr.PolicyResult)
 	}
-	ss := spec.Schedule
+	ss := SpecOf(spec)
 	res.Work = fmt.Sprintf("%s × %s × %g simulated days of %s", lab.Count(len(spec.Policies), "schedule", "schedules"), lab.Count(spec.Repeats, "repeat", "repeats"),
 		*ss.Warmup+ss.Days, lab.Count(len(d.Pages), "page", "pages"))
 	src := ""
@@ -171,12 +172,12 @@ func runPolicy(spec lab.Spec, truth []float64, i int) (pr policyRun, err error) 
 			err = fmt.Errorf("schedule %s failed: %v", ps.ID, r)
 		}
 	}()
-	ss := spec.Schedule
+	ss := SpecOf(spec)
 	n := len(truth)
 	reps := spec.Repeats
 	budget := float64(spec.Budget)
 	oracle := desc.UsesRates && ss.Rates == RatesOracle
-	sr := &lab.SchedulePolicyResult{Type: desc.Type}
+	sr := &PolicyResult{Type: desc.Type}
 	if desc.UsesRates {
 		sr.Rates = ss.Rates
 	}
@@ -269,7 +270,7 @@ func runPolicy(spec lab.Spec, truth []float64, i int) (pr policyRun, err error) 
 			MetricHarmonic: stat.Summarize(hs), MetricSyncsPerDay: stat.Summarize(sp),
 		},
 		Values:   map[string][]float64{lab.MetricFreshness: fr, lab.MetricAge: ag, lab.MetricChangeRatio: cr, MetricHarmonic: hs, MetricSyncsPerDay: sp},
-		Schedule: sr,
+		Sections: lab.Sections{ID: sr},
 	}
 	if fixed != nil {
 		// The plan is the same in every repeat (oracle rates, or none): its

@@ -1,15 +1,18 @@
-package lab
+package schedulekind
 
-import "github.com/refreshlab/refreshlab/core/stat"
+import (
+	"github.com/refreshlab/refreshlab/core/lab"
+	"github.com/refreshlab/refreshlab/core/stat"
+)
 
-// ScheduleSpec holds the fields of the schedule kind
-// (core/schedule/schedulekind): each page gets a sync rate within a budget
+// Spec holds the schedule kind's own fields of a spec, "schedule" in its
+// JSON (lab.Spec.Sections): each page gets a sync rate within a budget
 // of syncs per day (or an adaptive crawler rule sets its visits), and
 // continuous time is simulated against the pages' true change rates.
 // Spec.Budget is the total syncs per day (0: one per page per day);
 // Spec.Repeats defaults to schedule.DefaultRepeats; Spec.Cycles is not
 // used.
-type ScheduleSpec struct {
+type Spec struct {
 	// Days is the measured horizon in days; 0 means schedule.DefaultDays,
 	// long enough that on cho-garcia-molina-5 every policy's mean freshness
 	// has a standard error below 0.001 with the default repeats (derived in
@@ -27,15 +30,16 @@ type ScheduleSpec struct {
 	// budget.
 	Rates string `json:"rates"`
 	// Observe is the days of uniform observation an estimator gets; 0
-	// means schedulekind.DefaultObserve.
+	// means DefaultObserve.
 	Observe float64 `json:"observe"`
 }
 
-// ScheduleResult describes a schedule run's truth.
-type ScheduleResult struct {
+// Result describes a schedule run's truth, "schedule" in a result's JSON
+// (lab.Result.Sections).
+type Result struct {
 	// TrueRates are the pages' change rates the simulation draws from
 	// (changes per day), when the dataset has at most
-	// schedulekind.MaxAllocationPages.
+	// MaxAllocationPages.
 	TrueRates []float64 `json:"trueRates,omitempty"`
 	// RatesFrom says where the true rates came from: "truth" (the
 	// dataset's Truth.Rates) or "estimated" (the dataset carries no rates,
@@ -46,8 +50,9 @@ type ScheduleResult struct {
 	Events float64 `json:"events"`
 }
 
-// SchedulePolicyResult is a schedule policy's own results.
-type SchedulePolicyResult struct {
+// PolicyResult is a schedule policy's own results, "schedule" in its
+// JSON (lab.PolicyResult.Sections).
+type PolicyResult struct {
 	Type string `json:"type"` // schedule.TypeAllocation or schedule.TypeAdaptive
 	// Rates is what the policy planned with: "oracle", an estimator id, or
 	// "" for a policy that uses no rates.
@@ -55,6 +60,25 @@ type SchedulePolicyResult struct {
 	Spacing string `json:"spacing,omitempty"` // regular or poisson; adaptive rules have their own
 	// Allocation is each page's sync rate (syncs per day) across repeats:
 	// the plan's for an allocation policy, the measured rate for an
-	// adaptive rule; nil beyond schedulekind.MaxAllocationPages pages.
+	// adaptive rule; nil beyond MaxAllocationPages pages.
 	Allocation []stat.Summary `json:"allocation,omitempty"`
+}
+
+// NewSpec, NewResult and NewPolicyResult make the kind's members of a
+// spec and results (lab.Sectioner).
+func (kind) NewSpec() any         { return new(Spec) }
+func (kind) NewResult() any       { return new(Result) }
+func (kind) NewPolicyResult() any { return new(PolicyResult) }
+
+// SpecOf returns the schedule fields of spec, or nil if it has none.
+func SpecOf(spec lab.Spec) *Spec { return lab.SectionOf[Spec](spec.Sections, ID) }
+
+// ResultOf returns what a schedule result says of its run as a whole
+// (the pages' true rates), or nil if res is not a schedule result.
+func ResultOf(res *lab.Result) *Result { return lab.SectionOf[Result](res.Sections, ID) }
+
+// PolicyResultOf returns a schedule policy's own results (its allocation
+// per page), or nil if p is not a schedule policy's.
+func PolicyResultOf(p lab.PolicyResult) *PolicyResult {
+	return lab.SectionOf[PolicyResult](p.Sections, ID)
 }

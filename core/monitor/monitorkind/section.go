@@ -1,21 +1,23 @@
-package lab
+package monitorkind
 
-// KindMonitor is the experiment kind of package monitor (registered by
-// core/monitor/monitorkind): continuous
+import "github.com/refreshlab/refreshlab/core/lab"
+
+// ID is the monitor kind's id: continuous
 // queries served by monitoring tasks allocated over a page's update
 // instants (Pandey, Ramamritham & Chakrabarti, WWW 2003), measured by the
 // returned information ratio, RIR.
-const KindMonitor = "monitor"
+const ID = "monitor"
 
-// MonitorSpec holds the monitor kind's own fields. Spec.Budget is C, the
-// monitoring tasks of an epoch (0: one per page); Spec.Cycles is not used.
+// Spec holds the monitor kind's own fields of a spec, "monitor" in its
+// JSON (lab.Spec.Sections). lab.Spec.Budget is C, the
+// monitoring tasks of an epoch (0: one per page); lab.Spec.Cycles is not used.
 // On a dataset whose update probabilities the lab knows (pandey-cam, from
 // its generator) the policies plan with them unless a tracking phase is
 // asked for; on any other dataset, such as an uploaded change-event log,
 // the log is cut into epochs of time slots (Slot, Slots, Phase), the first
 // Tracking epochs estimate each page's update probability per slot, and
 // the next Epochs are monitored.
-type MonitorSpec struct {
+type Spec struct {
 	// Tracking is the epochs of the tracking phase, every instant
 	// monitored (§2). 0 on a dataset with known probabilities; on a log,
 	// 0 means a third of its whole epochs.
@@ -63,17 +65,37 @@ type MonitorSpec struct {
 	Profile    string   `json:"profile,omitempty"`
 }
 
-// MonitorResult describes the pages of a monitor run, in the instance's
-// order (on a generated dataset, the most dynamic first).
-type MonitorResult struct {
+// Result describes the pages of a monitor run, "monitor" in a result's
+// JSON (lab.Result.Sections), in the instance's order (on a generated dataset, the most dynamic first).
+type Result struct {
 	// Changes is each page's expected changes in an epoch, λ_i, where the
 	// update probabilities are known (nil on a change log).
 	Changes []float64 `json:"changes,omitempty"`
 }
 
-// MonitorPolicyResult is a monitoring policy's allocation: each page's
+// PolicyResult is a monitoring policy's allocation, "monitor" in its JSON
+// (lab.PolicyResult.Sections): each page's
 // tasks in an epoch of its last plan, the mean over repeats (Pandey et al.
 // Figs. 5 and 7 bin them by page).
-type MonitorPolicyResult struct {
+type PolicyResult struct {
 	Tasks []float64 `json:"tasks"`
+}
+
+// NewSpec, NewResult and NewPolicyResult make the kind's members of a
+// spec and results (lab.Sectioner).
+func (monitorKind) NewSpec() any         { return new(Spec) }
+func (monitorKind) NewResult() any       { return new(Result) }
+func (monitorKind) NewPolicyResult() any { return new(PolicyResult) }
+
+// SpecOf returns the monitor fields of spec, or nil if it has none.
+func SpecOf(spec lab.Spec) *Spec { return lab.SectionOf[Spec](spec.Sections, ID) }
+
+// ResultOf returns what a monitor result says of its pages, or nil if res
+// is not a monitor result.
+func ResultOf(res *lab.Result) *Result { return lab.SectionOf[Result](res.Sections, ID) }
+
+// PolicyResultOf returns a monitoring policy's allocation, or nil if p is
+// not a monitoring policy's.
+func PolicyResultOf(p lab.PolicyResult) *PolicyResult {
+	return lab.SectionOf[PolicyResult](p.Sections, ID)
 }
