@@ -5,7 +5,6 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -156,14 +155,7 @@ func TestPipelineEvents(t *testing.T) {
 			if counters[CounterCaptures] != int64(rows) || counters[CounterURLs] != int64(len(want)) || counters[CounterBad] != int64(len(bad)) {
 				t.Fatalf("counters %v; want %d rows, %d URLs, %d malformed", counters, rows, len(want), len(bad))
 			}
-			var sum Summary
-			b, err := os.ReadFile(filepath.Join(out, SummaryFile))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(b, &sum); err != nil {
-				t.Fatal(err)
-			}
+			sum, b := readSummary(t, out)
 			if sum.Malformed != len(bad) || len(sum.Examples) != min(len(bad), 5) || sum.Window == "" {
 				t.Fatalf("summary %s", b)
 			}

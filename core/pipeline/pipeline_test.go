@@ -204,14 +204,7 @@ func TestPipelineExamples(t *testing.T) {
 				t.Fatalf("counters %v; want %d captures, %d URLs, %d malformed", counters, captures, len(want), len(bad))
 			}
 
-			var sum Summary
-			b, err := os.ReadFile(filepath.Join(out, SummaryFile))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(b, &sum); err != nil {
-				t.Fatal(err)
-			}
+			sum, b := readSummary(t, out)
 			if sum.Pages != int64(len(want)) || sum.Captures != int64(captures) || sum.Malformed != len(bad) || len(sum.Examples) != min(len(bad), 5) {
 				t.Fatalf("summary %s", b)
 			}
@@ -306,4 +299,19 @@ func TestPipelineBadFile(t *testing.T) {
 	if err := json.Unmarshal(b, &sum); err != nil || len(sum.Files) != 2 || sum.Files[1].Error == "" || !strings.Contains(sum.Files[1].Error, "line 1") {
 		t.Fatalf("%v: %s", err, b)
 	}
+}
+
+// readSummary reads the summary.json a run wrote into dir, and its bytes
+// for failure messages.
+func readSummary(t *testing.T, dir string) (Summary, []byte) {
+	t.Helper()
+	var sum Summary
+	b, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	return sum, b
 }
